@@ -1,0 +1,53 @@
+"""The BangArena rules engine: a pure, deterministic state machine (no I/O, no clock).
+
+Start with :func:`new_game`; a :class:`Game` has one pending :class:`Decision` whose legal
+:class:`Move` list is the only source of legality; :meth:`Game.view` is the only window on
+hidden information.
+"""
+
+from .config import DEFAULT_MAX_ROUNDS, GameConfig
+from .errors import (
+    ConfigError,
+    EngineError,
+    GameOverError,
+    IllegalMove,
+    MoveSyntaxError,
+    NotYourDecision,
+    ScenarioError,
+)
+from .events import EVENT_TYPES, Event, event_dict
+from .game import Game, new_game, replay
+from .legal import autopilot_move
+from .moves import DECISION_KINDS, MOVE_KINDS, Decision, Move
+from .version import ENGINE_VERSION, RULES_VERSION
+from .views import DecisionInfo, PlayerView, SeatView, card_kind, view_to_dict
+
+__all__ = [
+    "DECISION_KINDS",
+    "DEFAULT_MAX_ROUNDS",
+    "ENGINE_VERSION",
+    "EVENT_TYPES",
+    "MOVE_KINDS",
+    "RULES_VERSION",
+    "ConfigError",
+    "Decision",
+    "DecisionInfo",
+    "EngineError",
+    "Event",
+    "Game",
+    "GameConfig",
+    "GameOverError",
+    "IllegalMove",
+    "Move",
+    "MoveSyntaxError",
+    "NotYourDecision",
+    "PlayerView",
+    "ScenarioError",
+    "SeatView",
+    "autopilot_move",
+    "card_kind",
+    "event_dict",
+    "new_game",
+    "replay",
+    "view_to_dict",
+]

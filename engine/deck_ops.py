@@ -1,0 +1,152 @@
+"""Moving cards: draws with reshuffles, discards, checks (flips and coins), hand removal.
+
+These are the only functions that move cards, so card conservation and the per-card knowledge
+masks (who may know a card's identity) are kept in one place.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .cards import CARD_KIND_OF, DECK, EXPLODES, HEARTS
+from .events import Check, Discarded, Drew, Reshuffled
+from .state import PUBLIC_BIT, GameState, Player
+
+SHUFFLE = rng.STREAMS.index("shuffle")
+COIN = rng.STREAMS.index("coin")
+PICK = rng.STREAMS.index("pick")
+
+
+def card_id(c: int) -> str:
+    return DECK[c].id
+
+
+def ids(cards: list[int]) -> list[str]:
+    return [DECK[c].id for c in cards]
+
+
+def reshuffle(g: GameState) -> bool:
+    """Shuffle the discard pile into a new deck (rules.md §3). False if there was nothing."""
+    if not g.discard:
+        return False
+    g.deck = g.discard
+    g.discard = []
+    rng.shuffle(g.rng, SHUFFLE, g.deck)
+    known = g.known
+    for c in g.deck:
+        known[c] = 0
+    g.log.append(Reshuffled(deck_size=len(g.deck)))
+    return True
+
+
+def take_top(g: GameState) -> int:
+    """Remove and return the deck's top card, reshuffling when empty; -1 if no card at all."""
+    if not g.deck and not reshuffle(g):
+        return -1
+    return g.deck.pop()
+
+
+def draw(g: GameState, p: Player, count: int, reason: str) -> list[int]:
+    """``p`` draws up to ``count`` cards from the deck (fewer if deck and discard run out)."""
+    got = []
+    bit = 1 << p.seat
+    known = g.known
+    for _ in range(count):
+        c = take_top(g)
+        if c < 0:
+            break
+        known[c] |= bit
+        got.append(c)
+    if got:
+        p.hand.extend(got)
+        g.log.append(
+            Drew(
+                seat=p.seat,
+                count=len(got),
+                source="deck",
+                reason=reason,
+                cards=ids(got),
+                private_to=[p.seat],
+            )
+        )
+    return got
+
+
+def discard_card(g: GameState, c: int) -> None:
+    g.discard.append(c)
+    g.known[c] = PUBLIC_BIT
+
+
+def remove_from_hand(g: GameState, p: Player, c: int) -> None:
+    """Take card ``c`` out of ``p``'s hand; Empty Hands draws at once if that emptied it."""
+    p.hand.remove(c)
+    if not p.hand and p.character == "empty_hands" and p.alive:
+        draw(g, p, 1, "empty_hands")
+
+
+def first_of_kind(p: Player, kind: str) -> int:
+    """The earliest-acquired card of ``kind`` in ``p``'s hand (the copy a play uses)."""
+    for c in p.hand:
+        if CARD_KIND_OF[c] == kind:
+            return c
+    raise KeyError(kind)
+
+
+def last_of_kind(p: Player, kind: str) -> int:
+    """The most recently acquired card of ``kind`` in ``p``'s hand (the copy a discard uses)."""
+    for c in reversed(p.hand):
+        if CARD_KIND_OF[c] == kind:
+            return c
+    raise KeyError(kind)
+
+
+def discard_from_hand(g: GameState, p: Player, c: int, reason: str) -> None:
+    """Discard card ``c`` from ``p``'s hand, publicly."""
+    discard_card(g, c)
+    g.log.append(Discarded(seat=p.seat, cards=[DECK[c].id], reason=reason))
+    remove_from_hand(g, p, c)
+
+
+def random_hand_card(g: GameState, p: Player) -> int:
+    """A uniformly random card of ``p``'s hand (Snatch, Knock Off, Grip, Collector)."""
+    return p.hand[rng.below(g.rng, PICK, len(p.hand))]
+
+
+def _coin(g: GameState) -> bool:
+    if g.coins:
+        return g.coins.pop(0)
+    return rng.below(g.rng, COIN, 2) == 1
+
+
+def flip_check(g: GameState, p: Player, reason: str) -> bool | None:
+    """A flip check for ``p`` (jail: ♥ escapes; dynamite: ♠2–9 explodes; old_classic cover: ♥).
+
+    Lucky flips twice and keeps the better. Flipped cards go to the discard pile right after the
+    check. Returns whether the check went the player's way, or None if no card could be flipped.
+    """
+    tries = 2 if p.character == "lucky" else 1
+    flipped: list[int] = []
+    for _ in range(tries):
+        c = take_top(g)
+        if c < 0:
+            break
+        flipped.append(c)
+        discard_card(g, c)
+    if not flipped:
+        return None
+    if reason == "dynamite":
+        success = any(not EXPLODES[c] for c in flipped)
+    else:
+        success = any(HEARTS[c] for c in flipped)
+    g.log.append(Check(seat=p.seat, reason=reason, cards=ids(flipped), coins=[], success=success))
+    return success
+
+
+def cover_check(g: GameState, p: Player) -> bool:
+    """The Cover check: a fair coin (Lucky: two), or in old_classic a ♥ flip."""
+    if g.mode == "old_classic":
+        return bool(flip_check(g, p, "cover"))
+    tries = 2 if p.character == "lucky" else 1
+    coins = [_coin(g) for _ in range(tries)]
+    success = any(coins)
+    g.log.append(Check(seat=p.seat, reason="cover", cards=[], coins=coins, success=success))
+    return success

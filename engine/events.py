@@ -1,0 +1,331 @@
+"""Everything that happens in a game, as one tagged union of small event records.
+
+An event has a public form and, when it carries something hidden (the cards of a draw, the card
+taken from a hand), a private form for the seats in ``private_to``. :func:`event_dict` renders the
+form a given viewer may see; the log itself always holds the full events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(slots=True, kw_only=True)
+class Event:
+    """Base of every event. ``private_to`` is None for a fully public event."""
+
+    KIND: ClassVar[str] = ""
+    HIDDEN: ClassVar[tuple[str, ...]] = ()
+    private_to: list[int] | None = None
+
+
+def _event(kind: str, hidden: tuple[str, ...] = ()):
+    def wrap(cls):
+        cls.KIND = kind
+        cls.HIDDEN = hidden
+        return dataclass(slots=True, kw_only=True)(cls)
+
+    return wrap
+
+
+@_event("game_started")
+class GameStarted(Event):
+    """The deal: seats, mode, characters and the public sheriff."""
+
+    mode: str
+    seats: int
+    sheriff: int
+    characters: list[str]
+    life: list[int]
+    roles_at_table: list[str]
+
+
+@_event("role_dealt", hidden=("role",))
+class RoleDealt(Event):
+    """A seat learns its role (private to that seat)."""
+
+    seat: int
+    role: str | None
+
+
+@_event("role_known", hidden=("role",))
+class RoleKnown(Event):
+    """double_agent: ``viewer`` learns the role of ``seat`` (private to viewer)."""
+
+    viewer: int
+    seat: int
+    role: str | None
+
+
+@_event("deputies_named", hidden=("seats",))
+class DeputiesNamed(Event):
+    """double_agent: the sheriff is told two seats, one deputy and the agent (random order)."""
+
+    sheriff: int
+    seats: list[int] | None
+
+
+@_event("turn_started")
+class TurnStarted(Event):
+    seat: int
+    round: int
+    high_noon: bool
+
+
+@_event("high_noon")
+class HighNoon(Event):
+    """From this round on: no Shot limit, no Cover, no healing."""
+
+    round: int
+
+
+@_event("check")
+class Check(Event):
+    """A check for ``seat``: a flip of the deck's top card (jail, dynamite, old_classic cover)
+    or a coin (cover). ``cards``/``coins`` hold every try (Lucky has two)."""
+
+    seat: int
+    reason: str  # jail | dynamite | cover
+    cards: list[str]
+    coins: list[bool]
+    success: bool
+
+
+@_event("dynamite_passed")
+class DynamitePassed(Event):
+    seat: int
+    to: int
+
+
+@_event("dynamite_exploded")
+class DynamiteExploded(Event):
+    seat: int
+
+
+@_event("jail_result")
+class JailResult(Event):
+    seat: int
+    escaped: bool
+
+
+@_event("drew", hidden=("cards",))
+class Drew(Event):
+    """``seat`` took ``count`` cards from ``source`` (deck, discard, or a seat's hand for Grip).
+    A card taken from the discard pile is public."""
+
+    seat: int
+    count: int
+    source: str
+    reason: str
+    cards: list[str] | None
+
+
+@_event("looked", hidden=("cards",))
+class Looked(Event):
+    """Three Eyes / instinct looked at the top cards of the deck."""
+
+    seat: int
+    count: int
+    cards: list[str] | None
+
+
+@_event("put_back", hidden=("card",))
+class PutBack(Event):
+    """A card went back on top of the deck (seen only by the seat that chose it)."""
+
+    seat: int
+    card: str | None
+
+
+@_event("revealed")
+class Revealed(Event):
+    """Red Suit shows his second card to everyone."""
+
+    seat: int
+    card: str
+    extra: bool
+
+
+@_event("played")
+class Played(Event):
+    """A card played from the hand; ``as_kind`` when Two-Face plays one card as another."""
+
+    seat: int
+    card: str
+    target: int | None
+    as_kind: str | None
+
+
+@_event("equipped")
+class Equipped(Event):
+    """A blue card or weapon put in play in front of ``owner``; ``replaced`` went to the discard."""
+
+    seat: int
+    owner: int
+    card: str
+    replaced: str | None
+
+
+@_event("answered")
+class Answered(Event):
+    """An answer card: Ricochet (or a Shot as Ricochet), Canteen, or a Shot in a Raid/Duel."""
+
+    seat: int
+    card: str
+    as_kind: str | None
+    against: int | None
+
+
+@_event("cancelled")
+class Cancelled(Event):
+    """A hit on ``seat`` was cancelled (by Cover, Ricochets or Canteen)."""
+
+    seat: int
+    source: int | None
+    by: str
+
+
+@_event("hit")
+class Hit(Event):
+    """``seat`` lost ``amount`` life; ``source`` is the player who caused it (None: Dynamite)."""
+
+    seat: int
+    source: int | None
+    amount: int
+    cause: str
+    life: int
+
+
+@_event("healed")
+class Healed(Event):
+    seat: int
+    amount: int
+    life: int
+    cause: str
+
+
+@_event("discarded")
+class Discarded(Event):
+    """Cards went from ``seat``'s hand or play area to the discard pile."""
+
+    seat: int
+    cards: list[str]
+    reason: str
+
+
+@_event("stole", hidden=("card",))
+class Stole(Event):
+    """``seat`` took a card from ``victim``. A card from the hand is known only to the two of
+    them (``from_hand``); a card from play is public."""
+
+    seat: int
+    victim: int
+    from_hand: bool
+    reason: str
+    card: str | None
+
+
+@_event("reshuffled")
+class Reshuffled(Event):
+    deck_size: int
+
+
+@_event("eliminated")
+class Eliminated(Event):
+    seat: int
+    role: str
+    killer: int | None
+
+
+@_event("scavenged", hidden=("hand_cards",))
+class Scavenged(Event):
+    """Scavenger took a victim's cards: in-play cards public, hand cards private to him."""
+
+    seat: int
+    victim: int
+    hand_count: int
+    in_play: list[str]
+    hand_cards: list[str] | None
+
+
+@_event("penalty")
+class Penalty(Event):
+    """The sheriff eliminated his own deputy and discards everything."""
+
+    seat: int
+    cards: list[str]
+
+
+@_event("star_gained")
+class StarGained(Event):
+    seat: int
+    upgrade: str | None
+    reason: str  # elimination | bounty | last_bullet
+
+
+@_event("move", hidden=("move",))
+class MoveMade(Event):
+    """A move of ``seat``; ``auto`` when the engine applied a forced (single) move.
+    Secret moves (the card put back on the deck) show only their kind to others."""
+
+    seat: int
+    move_kind: str
+    auto: bool
+    move: str | None
+
+
+@_event("turn_ended")
+class TurnEnded(Event):
+    seat: int
+
+
+@_event("game_over")
+class GameOver(Event):
+    """``winning_team``: law | outlaws | renegade | draw; ``roles`` every seat's role."""
+
+    winning_team: str
+    winners: list[int]
+    reason: str
+    roles: list[str]
+
+
+EVENT_TYPES: tuple[type[Event], ...] = tuple(
+    c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Event) and c.KIND
+)
+EVENT_BY_KIND: dict[str, type[Event]] = {c.KIND: c for c in EVENT_TYPES}
+_FIELDS: dict[type[Event], tuple[str, ...]] = {
+    c: tuple(f.name for f in fields(c) if f.name != "private_to") for c in EVENT_TYPES
+}
+
+
+def event_fields(cls: type[Event]) -> tuple[str, ...]:
+    """The payload fields of an event class, in declaration order."""
+    return _FIELDS[cls]
+
+
+def event_dict(ev: Event, viewer: int | None, full: bool = False) -> dict[str, Any]:
+    """The event as ``viewer`` sees it (None: a spectator; ``full``: the whole event)."""
+    cls = type(ev)
+    d: dict[str, Any] = {"kind": cls.KIND}
+    hide = (
+        not full and ev.private_to is not None and (viewer is None or viewer not in ev.private_to)
+    )
+    hidden = cls.HIDDEN if hide else ()
+    for name in _FIELDS[cls]:
+        v = getattr(ev, name)
+        if name in hidden:
+            v = None
+        elif isinstance(v, list):
+            v = list(v)
+        d[name] = v
+    if full and ev.private_to is not None:
+        d["private_to"] = list(ev.private_to)
+    return d
+
+
+def event_from_dict(d: dict[str, Any]) -> Event:
+    """Rebuild a full event from :func:`event_dict` (``full=True``) output."""
+    cls = EVENT_BY_KIND[d["kind"]]
+    kwargs = {k: d[k] for k in _FIELDS[cls]}
+    return cls(private_to=d.get("private_to"), **kwargs)

@@ -1,0 +1,244 @@
+"""The public engine API: :func:`new_game`, :class:`Game` (decision, apply, view, clone, hash,
+serialization) and :func:`replay`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from . import rng
+from .cards import DECK
+from .characters import CHARACTER_BY_ID, CHARACTER_IDS
+from .config import GameConfig
+from .errors import GameOverError, IllegalMove, NotYourDecision
+from .events import DeputiesNamed, Drew, Event, GameStarted, RoleDealt, RoleKnown, event_dict
+from .flow import advance, resolve
+from .legal import autopilot_move
+from .moves import Decision, Move
+from .roles import (
+    DEPUTY,
+    DOUBLE_AGENT,
+    OLD_CLASSIC,
+    OLD_CLASSIC_SHERIFF_LIFE_BONUS,
+    OUTLAW,
+    SHERIFF,
+    SHERIFF_HAND_ADJUST,
+    SHERIFF_LIFE_BONUS,
+    roles_for,
+)
+from .state import GameState, Player, state_from_dict, state_to_dict
+from .version import ENGINE_VERSION, RULES_VERSION
+from .views import SeatView, build_view, decision_info
+
+DEAL = rng.STREAMS.index("deal")
+
+
+class Game:
+    """One game. Exactly one decision is pending until the game is over."""
+
+    __slots__ = ("state", "config", "_moves", "_decision")
+
+    def __init__(self, state: GameState, config: GameConfig) -> None:
+        self.state = state
+        self.config = config
+        self._moves: tuple[Move, ...] = tuple(advance(state)) if not state.over else ()
+        self._decision: Decision | None = None
+
+    # -- the decision ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The pending decision's legal moves (empty when the game is over)."""
+        return self._moves
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        if self.state.over:
+            return None
+        if self._decision is None:
+            info = decision_info(self.state)
+            self._decision = Decision(
+                info.seat, info.kind, self._moves, info.source, info.needed, info.card
+            )
+        return self._decision
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose decision is pending."""
+        p = self.state.pending
+        return None if p is None or self.state.over else p[1]
+
+    def apply(self, seat: int, move_id: str) -> list[Event]:
+        """Apply the move ``move_id`` of ``seat``; returns the events it caused (full forms).
+
+        Raises :class:`NotYourDecision` or :class:`IllegalMove` without changing anything.
+        """
+        g = self.state
+        if g.over:
+            raise GameOverError("the game is over")
+        if seat != g.pending[1]:
+            raise NotYourDecision(seat, g.pending[1])
+        for m in self._moves:
+            if m.id == move_id:
+                break
+        else:
+            raise IllegalMove(move_id, tuple(m.id for m in self._moves))
+        start = len(g.log)
+        g.history.append([seat, move_id])
+        resolve(g, m, auto=False)
+        self._moves = tuple(advance(g))
+        self._decision = None
+        return g.log[start:]
+
+    def apply_fast(self, move: Move) -> None:
+        """Apply a move object taken from :attr:`legal_moves` (no checks; for playouts)."""
+        g = self.state
+        g.history.append([g.pending[1], move.id])
+        resolve(g, move, auto=False)
+        self._moves = tuple(advance(g))
+        self._decision = None
+
+    def autopilot(self) -> Move:
+        """The move the server makes for a seat that timed out (rules.md §3)."""
+        return autopilot_move(self._moves)
+
+    # -- views and records -------------------------------------------------------------------
+    def view(self, seat: int | None, since: int = 0) -> SeatView:
+        """What ``seat`` may know (None: a spectator), with its events from ``since``."""
+        return build_view(self.state, seat, since)
+
+    def events(
+        self, viewer: int | None, since: int = 0, full: bool = False
+    ) -> list[dict[str, Any]]:
+        """The log from ``since`` as ``viewer`` saw it (``full``: the whole truth, for records)."""
+        return [event_dict(e, viewer, full) for e in self.state.log[since:]]
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """The moves chosen by players, in order (forced moves are replayed by the engine)."""
+        return [(s, m) for s, m in self.state.history]
+
+    def result(self) -> dict[str, Any] | None:
+        g = self.state
+        if not g.over:
+            return None
+        return {
+            "winning_team": g.winning_team,
+            "winners": list(g.winners),
+            "reason": g.end_reason,
+            "rounds": g.round,
+            "roles": [p.role for p in g.players],
+            "decisions": len(g.history),
+            "forced": g.forced,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The engine's game record: versions, config, seed, moves, events, result."""
+        return {
+            "rules_version": RULES_VERSION,
+            "engine_version": ENGINE_VERSION,
+            "config": self.config.to_dict(),
+            "seed": self.state.seed,
+            "moves": [[s, m] for s, m in self.state.history],
+            "events": self.events(None, full=True),
+            "result": self.result(),
+        }
+
+    def clone(self) -> Game:
+        """An independent copy (cheap: plain lists and ints)."""
+        g = Game.__new__(Game)
+        g.state = self.state.clone()
+        g.config = self.config
+        g._moves = self._moves
+        g._decision = self._decision
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"config": self.config.to_dict(), "state": state_to_dict(self.state)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        return cls(state_from_dict(d["state"]), GameConfig(**d["config"]))
+
+    def state_hash(self) -> str:
+        """A hash of the whole state (log included): equal iff the games are identical."""
+        blob = json.dumps(state_to_dict(self.state), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def new_game(config: GameConfig, seed: int) -> Game:
+    """Deal a new game: roles, characters, deck order and hands all from ``seed``."""
+    n, mode = config.seats, config.mode
+    streams = [rng.stream_seed(seed, s) for s in rng.STREAMS]
+    roles = list(roles_for(n, mode))
+    rng.shuffle(streams, DEAL, roles)
+    chars = list(CHARACTER_IDS)
+    rng.shuffle(streams, DEAL, chars)
+    deck = list(range(len(DECK)))
+    rng.shuffle(streams, DEAL, deck)
+    players = []
+    sheriff = roles.index(SHERIFF)
+    for seat in range(n):
+        ch = CHARACTER_BY_ID[chars[seat]]
+        life = ch.old_classic_life if mode == OLD_CLASSIC else ch.life
+        if seat == sheriff:
+            life += OLD_CLASSIC_SHERIFF_LIFE_BONUS if mode == OLD_CLASSIC else SHERIFF_LIFE_BONUS[n]
+        players.append(Player(seat, roles[seat], ch.id, life, life))
+    g = GameState(
+        n, mode, config.max_rounds, seed, players, deck, [], streams, sheriff, known=[0] * len(DECK)
+    )
+    g.log.append(
+        GameStarted(
+            mode=mode, seats=n, sheriff=sheriff, characters=[p.character for p in players],
+            life=[p.life for p in players], roles_at_table=sorted(roles),
+        )
+    )  # fmt: skip
+    for p in players:
+        g.log.append(RoleDealt(seat=p.seat, role=p.role, private_to=[p.seat]))
+    if DOUBLE_AGENT in roles:
+        _double_agent_knowledge(g)
+    for p in players:
+        size = p.life
+        if p.seat == sheriff and mode != OLD_CLASSIC:
+            size += SHERIFF_HAND_ADJUST[n]
+        cards = [deck.pop() for _ in range(size)]
+        p.hand.extend(cards)
+        for c in cards:
+            g.known[c] = 1 << p.seat
+        g.log.append(
+            Drew(seat=p.seat, count=len(cards), source="deck", reason="deal",
+                 cards=[DECK[c].id for c in cards], private_to=[p.seat])
+        )  # fmt: skip
+    g.stack.append(["turn", sheriff])
+    return Game(g, config)
+
+
+def _double_agent_knowledge(g: GameState) -> None:
+    agent = next(p for p in g.players if p.role == DOUBLE_AGENT)
+    outlaws = [p for p in g.players if p.role == OUTLAW]
+    for o in outlaws:
+        g.log.append(
+            RoleKnown(viewer=agent.seat, seat=o.seat, role=OUTLAW, private_to=[agent.seat])
+        )
+        g.log.append(
+            RoleKnown(viewer=o.seat, seat=agent.seat, role=DOUBLE_AGENT, private_to=[o.seat])
+        )
+    deputies = [p.seat for p in g.players if p.role == DEPUTY]
+    deputy = deputies[rng.below(g.rng, DEAL, len(deputies))]
+    named = [deputy, agent.seat]
+    rng.shuffle(g.rng, DEAL, named)
+    g.named_deputies = named
+    g.log.append(DeputiesNamed(sheriff=g.sheriff, seats=named, private_to=[g.sheriff]))
+
+
+def replay(config: GameConfig, seed: int, moves: list[tuple[int, str]] | list[list[Any]]) -> Game:
+    """Rebuild a game from its config, seed and chosen moves."""
+    game = new_game(config, seed)
+    for seat, move_id in moves:
+        game.apply(seat, move_id)
+    return game

@@ -1,0 +1,240 @@
+"""Legal-move generation: the single source of legality, one function per decision kind.
+
+Copies of a card kind in hand are one move; plays list one move per (card kind, target).
+Order is canonical (the simplest move first where there is one, then cards in deck-table
+order, targets in seat order) and :func:`autopilot_move` relies on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .cards import BLUE, CARD_KIND_OF, CARD_KINDS, DECK, WEAPON
+from .elimination import bounty_options, upgrade_options
+from .moves import (
+    ANSWER_DUEL,
+    ANSWER_RAID,
+    ANSWER_SHOT,
+    BOUNTY_PICK,
+    BRACE,
+    DISCARD_EXCESS,
+    DRAW_CHOICE,
+    DRAW_DECK,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    END_TURN,
+    GLORY_UPGRADE,
+    HEAL,
+    HEAL_DISCARD,
+    PICK_CARD,
+    PICK_HAND,
+    PLAY,
+    TAKE_HIT,
+    Move,
+    answer_move,
+    bounty_move,
+    discard_move,
+    grip_move,
+    pick_move,
+    play_as_move,
+    play_move,
+    return_move,
+    upgrade_move,
+)
+from .roles import OLD_CLASSIC
+from .state import GameState, Player
+from .table import bonesetter_can_heal, can_heal, can_shoot, distances_from, weapon_range
+
+_KIND_ORDER = {k.id: i for i, k in enumerate(CARD_KINDS)}
+_COLOR = {k.id: k.color for k in CARD_KINDS}
+
+
+def _kinds_in_hand(p: Player) -> list[str]:
+    kinds = {CARD_KIND_OF[c] for c in p.hand}
+    return sorted(kinds, key=_KIND_ORDER.__getitem__)
+
+
+def _has_cards(p: Player) -> bool:
+    return bool(p.hand or p.in_play or p.weapon >= 0)
+
+
+def _play(g: GameState, pending: list) -> list[Move]:
+    seat = pending[1]
+    p = g.players[seat]
+    players = g.players
+    moves = [END_TURN]
+    if not p.hand:
+        if bonesetter_can_heal(g, p):
+            moves.append(HEAL)
+        return moves
+    kinds = _kinds_in_hand(p)
+    dist = None
+    in_play = {CARD_KIND_OF[c] for c in p.in_play}
+    for kind in kinds:
+        if kind == "shot" or (kind == "ricochet" and p.character == "two_face"):
+            if not can_shoot(g, p):
+                continue
+            if dist is None:
+                dist = distances_from(g, seat)
+            rng = weapon_range(p)
+            for s in range(g.seats):
+                if s != seat and players[s].alive and dist[s] <= rng:
+                    moves.append(play_move("shot", s) if kind == "shot" else play_as_move(s))
+        elif kind == "ricochet":
+            continue
+        elif kind == "canteen":
+            if can_heal(g, p) and not (g.mode == OLD_CLASSIC and _alive_count(g) < 3):
+                moves.append(play_move(kind))
+        elif kind == "snatch":
+            if dist is None:
+                dist = distances_from(g, seat)
+            for s in range(g.seats):
+                if s != seat and players[s].alive and dist[s] == 1 and _has_cards(players[s]):
+                    moves.append(play_move(kind, s))
+        elif kind == "knock_off":
+            for s in range(g.seats):
+                if s != seat and players[s].alive and _has_cards(players[s]):
+                    moves.append(play_move(kind, s))
+        elif kind == "duel":
+            for s in range(g.seats):
+                if s != seat and players[s].alive:
+                    moves.append(play_move(kind, s))
+        elif kind == "jail":
+            for s in range(g.seats):
+                q = players[s]
+                if (
+                    s != seat
+                    and q.alive
+                    and s != g.sheriff
+                    and not any(CARD_KIND_OF[c] == "jail" for c in q.in_play)
+                ):
+                    moves.append(play_move(kind, s))
+        else:
+            color = _COLOR[kind]
+            if color == BLUE:
+                if kind not in in_play:
+                    moves.append(play_move(kind))
+            elif color == WEAPON:
+                if p.weapon < 0 or CARD_KIND_OF[p.weapon] != kind:
+                    moves.append(play_move(kind))
+            else:
+                moves.append(play_move(kind))
+    if bonesetter_can_heal(g, p):
+        moves.append(HEAL)
+    return moves
+
+
+def _alive_count(g: GameState) -> int:
+    return sum(1 for p in g.players if p.alive)
+
+
+def _discard_hand(g: GameState, pending: list) -> list[Move]:
+    """One discard per kind, the kind of the most recently acquired card first."""
+    p = g.players[pending[1]]
+    out: list[Move] = []
+    seen: set[str] = set()
+    for c in reversed(p.hand):
+        k = CARD_KIND_OF[c]
+        if k not in seen:
+            seen.add(k)
+            out.append(discard_move(k))
+    return out
+
+
+def _answer_shot(g: GameState, pending: list) -> list[Move]:
+    p = g.players[pending[1]]
+    moves = [TAKE_HIT]
+    kinds = {CARD_KIND_OF[c] for c in p.hand}
+    if "ricochet" in kinds:
+        moves.append(answer_move("ricochet"))
+    if "shot" in kinds and p.character == "two_face":
+        moves.append(answer_move("shot_as_ricochet"))
+    if "canteen" in kinds and p.life == 1 and not g.high_noon and _alive_count(g) >= 3:
+        moves.append(answer_move("canteen"))
+    if bonesetter_can_heal(g, p):
+        moves.append(HEAL)
+    return moves
+
+
+def _answer_shot_card(g: GameState, pending: list) -> list[Move]:
+    """Raid and Duel: discard a Shot (Two-Face: or a Ricochet as a Shot)."""
+    p = g.players[pending[1]]
+    moves = [TAKE_HIT]
+    kinds = {CARD_KIND_OF[c] for c in p.hand}
+    if "shot" in kinds:
+        moves.append(answer_move("shot"))
+    if "ricochet" in kinds and p.character == "two_face":
+        moves.append(answer_move("ricochet_as_shot"))
+    if bonesetter_can_heal(g, p):
+        moves.append(HEAL)
+    return moves
+
+
+def _brace(g: GameState, pending: list) -> list[Move]:
+    return [TAKE_HIT, HEAL]
+
+
+def _draw_choice(g: GameState, pending: list) -> list[Move]:
+    seat = pending[1]
+    p = g.players[seat]
+    moves = [DRAW_DECK]
+    if p.character == "vulture_junior" and g.discard:
+        moves.append(DRAW_DISCARD)
+    if p.character == "grip":
+        for q in g.players:
+            if q.alive and q.seat != seat and q.hand:
+                moves.append(grip_move(q.seat))
+    return moves
+
+
+def _draw_keep(g: GameState, pending: list) -> list[Move]:
+    return [return_move(DECK[c].id) for c in pending[2]]
+
+
+def _pick_card(g: GameState, pending: list) -> list[Move]:
+    t = g.players[pending[2]]
+    moves = [PICK_HAND] if t.hand else []
+    kinds = [CARD_KIND_OF[c] for c in t.in_play]
+    if t.weapon >= 0:
+        kinds.append(CARD_KIND_OF[t.weapon])
+    for k in sorted(kinds, key=_KIND_ORDER.__getitem__):
+        moves.append(pick_move(k))
+    return moves
+
+
+def _glory_upgrade(g: GameState, pending: list) -> list[Move]:
+    return [upgrade_move(u) for u in upgrade_options(g, g.players[pending[1]])]
+
+
+def _bounty_pick(g: GameState, pending: list) -> list[Move]:
+    killer, victim = g.players[pending[1]], g.players[pending[2]]
+    return [bounty_move(u) for u in bounty_options(g, killer, victim)]
+
+
+GENERATORS: dict[str, Callable[[GameState, list], list[Move]]] = {
+    PLAY: _play,
+    DISCARD_EXCESS: _discard_hand,
+    HEAL_DISCARD: _discard_hand,
+    ANSWER_SHOT: _answer_shot,
+    ANSWER_RAID: _answer_shot_card,
+    ANSWER_DUEL: _answer_shot_card,
+    BRACE: _brace,
+    DRAW_CHOICE: _draw_choice,
+    DRAW_KEEP: _draw_keep,
+    PICK_CARD: _pick_card,
+    GLORY_UPGRADE: _glory_upgrade,
+    BOUNTY_PICK: _bounty_pick,
+}
+
+
+def legal_moves(g: GameState) -> list[Move]:
+    """The legal moves of the pending decision (empty when the game is over)."""
+    if g.pending is None:
+        return []
+    return GENERATORS[g.pending[0]](g, g.pending)
+
+
+def autopilot_move(moves: list[Move] | tuple[Move, ...]) -> Move:
+    """The simplest legal move (rules.md §3): take the hit / pass, end the turn, discard the most
+    recently acquired card; otherwise the first move in canonical order."""
+    return moves[0]

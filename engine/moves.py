@@ -1,0 +1,198 @@
+"""Legal moves: small typed values with stable, readable ids, and the decision kinds.
+
+A move id names the same choice in every decision (``end_turn``, ``shot@3``, ``take_hit``,
+``discard:shot``); :func:`parse_move_id` reads one back. Moves are interned, so generating a
+legal list allocates almost nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+# Decision kinds (rules.md §3, §5, §7, §9).
+PLAY: Final = "play"
+DISCARD_EXCESS: Final = "discard_excess"
+ANSWER_SHOT: Final = "answer_shot"
+ANSWER_RAID: Final = "answer_raid"
+ANSWER_DUEL: Final = "answer_duel"
+BRACE: Final = "brace"
+HEAL_DISCARD: Final = "heal_discard"
+DRAW_CHOICE: Final = "draw_choice"
+DRAW_KEEP: Final = "draw_keep"
+PICK_CARD: Final = "pick_card"
+GLORY_UPGRADE: Final = "glory_upgrade"
+BOUNTY_PICK: Final = "bounty_pick"
+DECISION_KINDS: Final = (
+    PLAY,
+    DISCARD_EXCESS,
+    ANSWER_SHOT,
+    ANSWER_RAID,
+    ANSWER_DUEL,
+    BRACE,
+    HEAL_DISCARD,
+    DRAW_CHOICE,
+    DRAW_KEEP,
+    PICK_CARD,
+    GLORY_UPGRADE,
+    BOUNTY_PICK,
+)
+
+# Move kinds.
+MOVE_KINDS: Final = (
+    "end_turn",
+    "play",
+    "play_as",
+    "answer",
+    "take_hit",
+    "heal",
+    "discard",
+    "draw",
+    "return",
+    "pick",
+    "upgrade",
+    "bounty",
+)
+MOVE_ID_PATTERNS: Final = {
+    "end_turn": "end_turn",
+    "play": "<card_kind> or <card_kind>@<seat>",
+    "play_as": "ricochet_as_shot@<seat>",
+    "answer": "ricochet | shot_as_ricochet | canteen | shot | ricochet_as_shot",
+    "take_hit": "take_hit",
+    "heal": "heal",
+    "discard": "discard:<card_kind>",
+    "draw": "draw_deck | draw_discard | grip@<seat>",
+    "return": "return:<card_id>",
+    "pick": "pick:hand | pick:<card_kind>",
+    "upgrade": "upgrade:<marksman|endurance|instinct>",
+    "bounty": "bounty:<marksman|endurance|instinct|none>",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One legal choice. ``card`` is a card kind (or a card id for ``return``), ``target`` a seat,
+    ``option`` the rest (a draw source, an upgrade, a pick)."""
+
+    id: str
+    kind: str
+    card: str | None = None
+    target: int | None = None
+    option: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The pending decision: whose it is, its kind, the legal moves, and public context
+    (``source``: who attacks; ``needed``: Ricochets still needed; ``card``: the card answered)."""
+
+    seat: int
+    kind: str
+    moves: tuple[Move, ...]
+    source: int | None = None
+    needed: int | None = None
+    card: str | None = None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.moves)
+
+    def get(self, move_id: str) -> Move | None:
+        for m in self.moves:
+            if m.id == move_id:
+                return m
+        return None
+
+
+_CACHE: dict[str, Move] = {}
+
+
+def intern(move: Move) -> Move:
+    """The shared instance of ``move`` (moves are values; interning keeps lists cheap)."""
+    return _CACHE.setdefault(move.id, move)
+
+
+END_TURN: Final = intern(Move("end_turn", "end_turn"))
+TAKE_HIT: Final = intern(Move("take_hit", "take_hit"))
+HEAL: Final = intern(Move("heal", "heal"))
+DRAW_DECK: Final = intern(Move("draw_deck", "draw", option="deck"))
+DRAW_DISCARD: Final = intern(Move("draw_discard", "draw", option="discard"))
+PICK_HAND: Final = intern(Move("pick:hand", "pick", option="hand"))
+
+
+def play_move(kind: str, target: int | None = None) -> Move:
+    """The move that plays a card of ``kind`` (at ``target``)."""
+    mid = kind if target is None else f"{kind}@{target}"
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "play", card=kind, target=target))
+    return m
+
+
+def play_as_move(target: int) -> Move:
+    mid = f"ricochet_as_shot@{target}"
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "play_as", card="ricochet", target=target, option="shot"))
+    return m
+
+
+def answer_move(name: str) -> Move:
+    """An answer: ``ricochet``, ``shot_as_ricochet``, ``canteen``, ``shot``, ``ricochet_as_shot``."""
+    m = _CACHE.get(name)
+    if m is None:
+        card = name.split("_as_")[0]
+        as_kind = name.split("_as_")[1] if "_as_" in name else None
+        m = intern(Move(name, "answer", card=card, option=as_kind))
+    return m
+
+
+def discard_move(kind: str) -> Move:
+    mid = "discard:" + kind
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "discard", card=kind))
+    return m
+
+
+def grip_move(target: int) -> Move:
+    mid = f"grip@{target}"
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "draw", target=target, option="grip"))
+    return m
+
+
+def return_move(card_id: str) -> Move:
+    mid = "return:" + card_id
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "return", card=card_id))
+    return m
+
+
+def pick_move(kind: str) -> Move:
+    mid = "pick:" + kind
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "pick", card=kind, option="in_play"))
+    return m
+
+
+def upgrade_move(name: str) -> Move:
+    mid = "upgrade:" + name
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "upgrade", option=name))
+    return m
+
+
+def bounty_move(name: str) -> Move:
+    mid = "bounty:" + (name or "none")
+    m = _CACHE.get(mid)
+    if m is None:
+        m = intern(Move(mid, "bounty", option=name or "none"))
+    return m
+
+
+SECRET_MOVE_KINDS: Final = frozenset({"return"})

@@ -1,0 +1,154 @@
+"""Playing a card on one's turn (rules.md §8): every card kind's effect, Two-Face's Ricochet
+as a Shot, Bonesetter's heal, and the Snatch / Knock Off card pick."""
+
+from __future__ import annotations
+
+from . import deck_ops as ops
+from .cards import BROWN, CARD_KIND_OF, DECK, KIND_BY_ID, WEAPON
+from .combat import heal
+from .events import Discarded, Equipped, Played, Stole
+from .moves import PICK_CARD, Move
+from .state import GameState
+from .table import clockwise_others, living
+
+
+def resolve_play(g: GameState, pending: list, move: Move) -> None:
+    seat = pending[1]
+    if move.kind == "end_turn":
+        return  # the end_turn task below the play step takes over
+    g.stack.append(["play", seat])
+    if move.kind == "heal":
+        g.stack.append(["heal_discard", seat, 2])
+        return
+    p = g.players[seat]
+    kind = move.card
+    c = ops.first_of_kind(p, kind)
+    target = move.target
+    if move.kind == "play_as" or kind == "shot":
+        g.shots += 1
+        ops.discard_card(g, c)
+        g.log.append(Played(seat=seat, card=DECK[c].id, target=target, as_kind=move.option))
+        ops.remove_from_hand(g, p, c)
+        g.stack.append(["shot", seat, target, "shot"])
+        return
+    card = KIND_BY_ID[kind]
+    if card.color == BROWN:
+        ops.discard_card(g, c)
+        g.log.append(Played(seat=seat, card=DECK[c].id, target=target, as_kind=None))
+        ops.remove_from_hand(g, p, c)
+        _BROWN[kind](g, seat, target)
+        return
+    # Blue cards and weapons stay in play; Jail goes in front of its target.
+    owner = g.players[target] if kind == "jail" else p
+    replaced = None
+    if card.color == WEAPON:
+        if p.weapon >= 0:
+            replaced = DECK[p.weapon].id
+            ops.discard_card(g, p.weapon)
+        p.weapon = c
+    else:
+        owner.in_play.append(c)
+    g.known[c] = ops.PUBLIC_BIT
+    g.log.append(Equipped(seat=seat, owner=owner.seat, card=DECK[c].id, replaced=replaced))
+    ops.remove_from_hand(g, p, c)
+
+
+def _buckshot(g: GameState, seat: int, target: int | None) -> None:
+    for t in reversed(clockwise_others(g, seat)):
+        g.stack.append(["shot", seat, t, "buckshot"])
+
+
+def _raid(g: GameState, seat: int, target: int | None) -> None:
+    for t in reversed(clockwise_others(g, seat)):
+        g.stack.append(["raid", seat, t])
+
+
+def _duel(g: GameState, seat: int, target: int | None) -> None:
+    g.stack.append(["duel", target, seat])
+
+
+def _pick(g: GameState, seat: int, target: int | None, kind: str) -> None:
+    g.stack.append(["pick_card", seat, target, kind])
+
+
+def _wagon(g: GameState, seat: int, target: int | None) -> None:
+    ops.draw(g, g.players[seat], 2, "wagon")
+
+
+def _caravan(g: GameState, seat: int, target: int | None) -> None:
+    ops.draw(g, g.players[seat], 3, "caravan")
+
+
+def _bazaar(g: GameState, seat: int, target: int | None) -> None:
+    for s in [seat] + clockwise_others(g, seat):
+        ops.draw(g, g.players[s], 1, "bazaar")
+
+
+def _saloon(g: GameState, seat: int, target: int | None) -> None:
+
+    for s in living(g):
+        heal(g, g.players[s], 1, "saloon")
+
+
+def _canteen(g: GameState, seat: int, target: int | None) -> None:
+
+    heal(g, g.players[seat], 1, "canteen")
+
+
+_BROWN = {
+    "buckshot": _buckshot,
+    "raid": _raid,
+    "duel": _duel,
+    "snatch": lambda g, s, t: _pick(g, s, t, "snatch"),
+    "knock_off": lambda g, s, t: _pick(g, s, t, "knock_off"),
+    "wagon": _wagon,
+    "caravan": _caravan,
+    "bazaar": _bazaar,
+    "saloon": _saloon,
+    "canteen": _canteen,
+}
+
+
+def task_pick_card(g: GameState, task: list) -> None:
+    """``["pick_card", seat, target, snatch|knock_off]``: choose which of the target's cards."""
+    t = g.players[task[2]]
+    if g.players[task[1]].alive and t.alive and (t.hand or t.in_play or t.weapon >= 0):
+        g.pending = [PICK_CARD, task[1], task[2], task[3]]
+
+
+def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
+    _, seat, target, how = pending
+    p, t = g.players[seat], g.players[target]
+    if move.option == "hand":
+        c = ops.random_hand_card(g, t)
+        if how == "snatch":
+            p.hand.append(c)
+            g.known[c] |= 1 << seat
+            g.log.append(
+                Stole(
+                    seat=seat,
+                    victim=target,
+                    from_hand=True,
+                    reason="snatch",
+                    card=DECK[c].id,
+                    private_to=[seat, target],
+                )
+            )
+            ops.remove_from_hand(g, t, c)
+        else:
+            ops.discard_from_hand(g, t, c, "knock_off")
+        return
+    if t.weapon >= 0 and CARD_KIND_OF[t.weapon] == move.card:
+        c = t.weapon
+        t.weapon = -1
+    else:
+        c = next(x for x in t.in_play if CARD_KIND_OF[x] == move.card)
+        t.in_play.remove(c)
+    if how == "snatch":
+        p.hand.append(c)
+        g.log.append(
+            Stole(seat=seat, victim=target, from_hand=False, reason="snatch", card=DECK[c].id)
+        )
+    else:
+        ops.discard_card(g, c)
+        g.log.append(Discarded(seat=target, cards=[DECK[c].id], reason="knock_off"))

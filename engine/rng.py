@@ -1,0 +1,51 @@
+"""Seeded random streams: SplitMix64, tiny state, trivially cloned and serialized.
+
+Each purpose (the deal, reshuffles, coins and flips, random hand picks) has its own stream
+derived from the game seed, so that one more coin toss never changes the next reshuffle
+(rules.md §11).
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+STREAMS = ("deal", "shuffle", "coin", "pick")
+
+
+def _mix(z: int) -> int:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+    return z ^ (z >> 31)
+
+
+def stream_seed(seed: int, purpose: str) -> int:
+    """The starting state of the stream ``purpose`` of a game seeded with ``seed``."""
+    h = seed & _MASK
+    for ch in purpose.encode():
+        h = _mix((h ^ ch) + 0x9E3779B97F4A7C15 & _MASK)
+    return h
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance a SplitMix64 state; returns (new_state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    return state, _mix(state)
+
+
+def below(states: list[int], slot: int, n: int) -> int:
+    """A uniform integer in [0, n) from stream ``slot`` of ``states`` (advanced in place)."""
+    if n <= 1:
+        return 0
+    # Rejection sampling keeps the draw exactly uniform.
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        s, out = next_u64(states[slot])
+        states[slot] = s
+        if out < limit:
+            return out % n
+
+
+def shuffle(states: list[int], slot: int, items: list) -> None:
+    """Fisher–Yates shuffle of ``items`` in place with stream ``slot``."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(states, slot, i + 1)
+        items[i], items[j] = items[j], items[i]

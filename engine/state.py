@@ -1,0 +1,153 @@
+"""The mutable state of one game: plain slotted classes of ints, strings and lists.
+
+The engine mutates a :class:`GameState` in place; :meth:`GameState.clone` copies it cheaply and
+:func:`state_to_dict` / :func:`state_from_dict` round-trip it through JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .events import Event, event_dict, event_from_dict
+
+PUBLIC_BIT = 1 << 8  # bit of the card-knowledge mask meaning "known to everyone"
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat. ``hand`` is in acquisition order; cards are indexes into ``cards.DECK``."""
+
+    seat: int
+    role: str
+    character: str
+    life: int
+    max_life: int
+    hand: list[int] = field(default_factory=list)
+    in_play: list[int] = field(default_factory=list)
+    weapon: int = -1
+    stars: list[str] = field(default_factory=list)
+    alive: bool = True
+
+    def copy(self) -> Player:
+        return Player(
+            self.seat,
+            self.role,
+            self.character,
+            self.life,
+            self.max_life,
+            self.hand[:],
+            self.in_play[:],
+            self.weapon,
+            self.stars[:],
+            self.alive,
+        )
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything about one game. ``stack`` holds the pending work (tasks as lists), ``pending``
+    the decision the game waits for as ``[kind, seat, *context]``."""
+
+    seats: int
+    mode: str
+    max_rounds: int
+    seed: int
+    players: list[Player]
+    deck: list[int]  # the top of the deck is the END of the list
+    discard: list[int]  # the top of the pile is the END of the list
+    rng: list[int]
+    sheriff: int
+    named_deputies: list[int] = field(default_factory=list)
+    coins: list[bool] = field(default_factory=list)  # scripted outcomes (scenarios)
+    limbo: list[int] = field(default_factory=list)  # cards looked at / being resolved
+    known: list[int] = field(default_factory=list)  # per card: bitmask of seats that know it
+    turn: int = -1
+    round: int = 0
+    high_noon: bool = False
+    shots: int = 0
+    jailed: int = 0  # 0 free, 1 cannot play, 2 loses the whole turn (old_classic)
+    stack: list[list[Any]] = field(default_factory=list)
+    pending: list[Any] | None = None
+    log: list[Event] = field(default_factory=list)
+    history: list[list[Any]] = field(default_factory=list)  # [seat, move_id] chosen by players
+    forced: int = 0
+    over: bool = False
+    winning_team: str | None = None
+    winners: list[int] = field(default_factory=list)
+    end_reason: str | None = None
+
+    def clone(self) -> GameState:
+        """A deep copy of everything that changes (events are immutable once logged)."""
+        return GameState(
+            self.seats,
+            self.mode,
+            self.max_rounds,
+            self.seed,
+            [p.copy() for p in self.players],
+            self.deck[:],
+            self.discard[:],
+            self.rng[:],
+            self.sheriff,
+            self.named_deputies[:],
+            self.coins[:],
+            self.limbo[:],
+            self.known[:],
+            self.turn,
+            self.round,
+            self.high_noon,
+            self.shots,
+            self.jailed,
+            [t[:] for t in self.stack],
+            None if self.pending is None else self.pending[:],
+            self.log[:],
+            self.history[:],
+            self.forced,
+            self.over,
+            self.winning_team,
+            self.winners[:],
+            self.end_reason,
+        )
+
+
+_PLAYER_FIELDS = (
+    "seat",
+    "role",
+    "character",
+    "life",
+    "max_life",
+    "hand",
+    "in_play",
+    "weapon",
+    "stars",
+    "alive",
+)
+_SCALARS = (
+    "seats", "mode", "max_rounds", "seed", "deck", "discard", "rng", "sheriff", "named_deputies",
+    "coins", "limbo", "known", "turn", "round", "high_noon", "shots", "jailed", "stack", "pending",
+    "history", "forced", "over", "winning_team", "winners", "end_reason",
+)  # fmt: skip
+
+
+def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
+    """The whole state as JSON-ready data (the full log included unless ``with_log`` is False)."""
+    d: dict[str, Any] = {k: _copy(getattr(g, k)) for k in _SCALARS}
+    d["players"] = [{k: _copy(getattr(p, k)) for k in _PLAYER_FIELDS} for p in g.players]
+    if with_log:
+        d["log"] = [event_dict(e, None, full=True) for e in g.log]
+    return d
+
+
+def state_from_dict(d: dict[str, Any]) -> GameState:
+    """Inverse of :func:`state_to_dict`."""
+    players = [Player(**{k: _copy(p[k]) for k in _PLAYER_FIELDS}) for p in d["players"]]
+    kwargs = {k: _copy(d[k]) for k in _SCALARS}
+    g = GameState(players=players, **kwargs)
+    g.log = [event_from_dict(e) for e in d.get("log", [])]
+    return g
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v

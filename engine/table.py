@@ -1,0 +1,104 @@
+"""Seats around the table: turn order, distance, weapon range, built-in equipment."""
+
+from __future__ import annotations
+
+from .cards import CARD_KIND_OF, KIND_BY_ID, REVOLVER_RANGE
+from .characters import CHARACTER_BY_ID
+from .state import GameState, Player
+
+
+def living(g: GameState) -> list[int]:
+    """Seats still alive, in seat (turn) order."""
+    return [p.seat for p in g.players if p.alive]
+
+
+def next_living(g: GameState, seat: int) -> int:
+    """The next living seat clockwise after ``seat`` (``seat`` itself if it is the only one)."""
+    n = g.seats
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if g.players[s].alive:
+            return s
+    return seat
+
+
+def clockwise_others(g: GameState, seat: int) -> list[int]:
+    """Every other living seat, clockwise starting after ``seat``."""
+    n = g.seats
+    return [s for s in ((seat + i) % n for i in range(1, n)) if g.players[s].alive]
+
+
+def has_in_play(p: Player, kind: str) -> bool:
+    for c in p.in_play:
+        if CARD_KIND_OF[c] == kind:
+            return True
+    return False
+
+
+def horse_bonus(p: Player) -> int:
+    """How much further others see ``p`` (canyon_shadow: 2, a Horse adds nothing to it)."""
+    built_in = CHARACTER_BY_ID[p.character].builtin_horse
+    if built_in:
+        return built_in
+    return 1 if has_in_play(p, "horse") else 0
+
+
+def scope_bonus(p: Player) -> int:
+    """How much closer ``p`` sees others (a built-in Scope and a Scope card stack)."""
+    return int(CHARACTER_BY_ID[p.character].builtin_scope) + int(has_in_play(p, "scope"))
+
+
+def distances_from(g: GameState, seat: int) -> list[int]:
+    """Distance from ``seat`` to every seat (0 for itself and for eliminated seats)."""
+    order = living(g)
+    n = len(order)
+    out = [0] * g.seats
+    if seat not in order:
+        return out
+    i = order.index(seat)
+    scope = scope_bonus(g.players[seat])
+    for j, s in enumerate(order):
+        if s == seat:
+            continue
+        k = abs(i - j)
+        d = min(k, n - k) + horse_bonus(g.players[s]) - scope
+        out[s] = d if d > 1 else 1
+    return out
+
+
+def distance(g: GameState, a: int, b: int) -> int:
+    """Distance from ``a`` to ``b`` as ``a`` sees it (rules.md §4)."""
+    return distances_from(g, a)[b]
+
+
+def weapon_range(p: Player) -> int:
+    """Shot range: the weapon's (Revolver 1) plus one per marksman upgrade."""
+    base = KIND_BY_ID[CARD_KIND_OF[p.weapon]].range if p.weapon >= 0 else REVOLVER_RANGE
+    return base + p.stars.count("marksman")
+
+
+def unlimited_shots(g: GameState, p: Player) -> bool:
+    """Vulcan, Mad Dog and High Noon lift the one-Shot-per-turn limit."""
+    if g.high_noon or CHARACTER_BY_ID[p.character].unlimited_shots:
+        return True
+    return p.weapon >= 0 and CARD_KIND_OF[p.weapon] == "vulcan"
+
+
+def can_shoot(g: GameState, p: Player) -> bool:
+    return g.shots == 0 or unlimited_shots(g, p)
+
+
+def has_cover(g: GameState, p: Player) -> bool:
+    """Cover works (card or built-in; one check either way) — not during High Noon."""
+    if g.high_noon:
+        return False
+    return CHARACTER_BY_ID[p.character].builtin_cover or has_in_play(p, "cover")
+
+
+def can_heal(g: GameState, p: Player) -> bool:
+    """Healing works at all (High Noon stops it) and ``p`` is hurt but alive."""
+    return not g.high_noon and 0 < p.life < p.max_life
+
+
+def bonesetter_can_heal(g: GameState, p: Player) -> bool:
+    return p.character == "bonesetter" and len(p.hand) >= 2 and can_heal(g, p)

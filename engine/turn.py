@@ -1,0 +1,225 @@
+"""The turn (rules.md §3, §6): start and rounds, Dynamite and Jail checks, the draw step with
+every draw ability, the play step, and the end-of-turn discards."""
+
+from __future__ import annotations
+
+from . import deck_ops as ops
+from .cards import CARD_KIND_OF, DECK, RED
+from .events import (
+    Drew,
+    DynamiteExploded,
+    DynamitePassed,
+    HighNoon,
+    JailResult,
+    Looked,
+    PutBack,
+    Revealed,
+    Stole,
+    TurnEnded,
+    TurnStarted,
+)
+from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
+from .roles import HIGH_NOON_ROUND, OLD_CLASSIC
+from .state import GameState
+from .table import next_living
+from .victory import end_as_draw
+
+
+def task_turn(g: GameState, task: list) -> None:
+    seat = task[1]
+    if seat == g.sheriff:
+        g.round += 1
+        if g.round > g.max_rounds:
+            end_as_draw(g)
+            return
+        if g.mode != OLD_CLASSIC and g.round >= HIGH_NOON_ROUND and not g.high_noon:
+            g.high_noon = True
+            g.log.append(HighNoon(round=g.round))
+    g.turn = seat
+    g.shots = 0
+    g.jailed = 0
+    g.log.append(TurnStarted(seat=seat, round=g.round, high_noon=g.high_noon))
+    g.stack += [
+        ["end_turn", seat],
+        ["play", seat],
+        ["draw", seat],
+        ["jail", seat],
+        ["dynamite", seat],
+    ]
+
+
+def task_dynamite(g: GameState, task: list) -> None:
+    p = g.players[task[1]]
+    if not p.alive:
+        return
+    dyn = next((c for c in p.in_play if CARD_KIND_OF[c] == "dynamite"), -1)
+    if dyn < 0:
+        return
+    safe = ops.flip_check(g, p, "dynamite")
+    if safe is False:
+        # The exploding Dynamite is discarded before its damage (rules.md §11).
+        p.in_play.remove(dyn)
+        ops.discard_card(g, dyn)
+        g.log.append(DynamiteExploded(seat=p.seat))
+        g.stack.append(["lose", p.seat, -1, 3, "dynamite"])
+        return
+    to = next_living(g, p.seat)
+    if to != p.seat:
+        p.in_play.remove(dyn)
+        g.players[to].in_play.append(dyn)
+        g.log.append(DynamitePassed(seat=p.seat, to=to))
+
+
+def task_jail(g: GameState, task: list) -> None:
+    p = g.players[task[1]]
+    if not p.alive:
+        return
+    jail = next((c for c in p.in_play if CARD_KIND_OF[c] == "jail"), -1)
+    if jail < 0:
+        return
+    # No card to flip at all: the Jail holds (rules.md §6).
+    escaped = bool(ops.flip_check(g, p, "jail"))
+    p.in_play.remove(jail)
+    ops.discard_card(g, jail)
+    g.log.append(JailResult(seat=p.seat, escaped=escaped))
+    if not escaped:
+        g.jailed = 2 if g.mode == OLD_CLASSIC else 1
+
+
+def draw_options(g: GameState, seat: int) -> bool:
+    """Whether the draw step starts with a choice (Grip or Vulture Junior)."""
+    p = g.players[seat]
+    if p.character == "vulture_junior":
+        return bool(g.discard)
+    if p.character == "grip":
+        return any(q.alive and q.seat != seat and q.hand for q in g.players)
+    return False
+
+
+def task_draw(g: GameState, task: list) -> None:
+    seat = task[1]
+    p = g.players[seat]
+    if not p.alive or g.jailed == 2:
+        return
+    if draw_options(g, seat):
+        g.pending = [DRAW_CHOICE, seat]
+        return
+    draw_from_deck(g, seat)
+
+
+def draw_from_deck(g: GameState, seat: int) -> None:
+    """The whole draw comes from the deck: Three Eyes and instinct look at 3 first."""
+    p = g.players[seat]
+    if p.character == "three_eyes" or "instinct" in p.stars:
+        looked = []
+        for _ in range(3):
+            c = ops.take_top(g)
+            if c < 0:
+                break
+            looked.append(c)
+            g.known[c] |= 1 << seat
+        if len(looked) == 3:
+            g.limbo.extend(looked)
+            g.log.append(Looked(seat=seat, count=3, cards=ops.ids(looked), private_to=[seat]))
+            g.pending = [DRAW_KEEP, seat, looked]
+            return
+        # Fewer than 3 cards left anywhere: nothing to choose, keep them all.
+        _keep(g, seat, looked)
+        return
+    got = ops.draw(g, p, 2, "draw")
+    if p.character == "red_suit" and len(got) == 2:
+        _red_suit(g, seat, got[1])
+
+
+def _keep(g: GameState, seat: int, cards: list[int]) -> None:
+    p = g.players[seat]
+    if not cards:
+        return
+    p.hand.extend(cards)
+    g.log.append(
+        Drew(
+            seat=seat,
+            count=len(cards),
+            source="deck",
+            reason="draw",
+            cards=ops.ids(cards),
+            private_to=[seat],
+        )
+    )
+    if p.character == "red_suit" and len(cards) == 2:
+        _red_suit(g, seat, cards[1])
+
+
+def _red_suit(g: GameState, seat: int, second: int) -> None:
+    red = RED[second]
+    g.known[second] = ops.PUBLIC_BIT | g.known[second]
+    g.log.append(Revealed(seat=seat, card=DECK[second].id, extra=red))
+    if red:
+        ops.draw(g, g.players[seat], 1, "red_suit")
+
+
+def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
+    seat = pending[1]
+    p = g.players[seat]
+    if move.option == "deck":
+        draw_from_deck(g, seat)
+        return
+    if move.option == "discard":
+        c = g.discard.pop()
+        p.hand.append(c)
+        g.log.append(
+            Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[DECK[c].id])
+        )
+    else:
+        victim = g.players[move.target]
+        c = ops.random_hand_card(g, victim)
+        p.hand.append(c)
+        g.known[c] |= 1 << seat
+        g.log.append(
+            Stole(
+                seat=seat,
+                victim=victim.seat,
+                from_hand=True,
+                reason="grip",
+                card=DECK[c].id,
+                private_to=[seat, victim.seat],
+            )
+        )
+        ops.remove_from_hand(g, victim, c)
+    ops.draw(g, p, 1, "draw")
+
+
+def resolve_draw_keep(g: GameState, pending: list, move: Move) -> None:
+    seat, looked = pending[1], pending[2]
+    back = next(c for c in looked if DECK[c].id == move.card)
+    kept = [c for c in looked if c != back]
+    for c in looked:
+        g.limbo.remove(c)
+    g.deck.append(back)
+    g.log.append(PutBack(seat=seat, card=DECK[back].id, private_to=[seat]))
+    _keep(g, seat, kept)
+
+
+def task_play(g: GameState, task: list) -> None:
+    seat = task[1]
+    if not g.players[seat].alive or g.jailed:
+        return
+    g.pending = [PLAY, seat]
+
+
+def task_end_turn(g: GameState, task: list) -> None:
+    seat = task[1]
+    p = g.players[seat]
+    # A player who died on his own turn skips the discard step; old_classic Jail skips it too.
+    if p.alive and g.jailed != 2 and len(p.hand) > p.life:
+        g.pending = [DISCARD_EXCESS, seat]
+        return
+    g.log.append(TurnEnded(seat=seat))
+    g.stack.append(["turn", next_living(g, seat)])
+
+
+def resolve_discard_excess(g: GameState, pending: list, move: Move) -> None:
+    seat = pending[1]
+    p = g.players[seat]
+    ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "hand_limit")
+    g.stack.append(["end_turn", seat])

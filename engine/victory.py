@@ -1,0 +1,48 @@
+"""Victory conditions (rules.md §2) and the end of a game."""
+
+from __future__ import annotations
+
+from .events import GameOver
+from .roles import DEPUTY, DOUBLE_AGENT, DRAW, LAW, OUTLAW, OUTLAWS, PARTNERS, RENEGADE, SHERIFF
+from .state import GameState
+
+
+def _finish(g: GameState, team: str, winners: list[int], reason: str) -> None:
+    g.over = True
+    g.winning_team = team
+    g.winners = winners
+    g.end_reason = reason
+    g.pending = None
+    g.stack.clear()
+    g.log.append(
+        GameOver(
+            winning_team=team, winners=winners, reason=reason, roles=[p.role for p in g.players]
+        )
+    )
+
+
+def end_as_draw(g: GameState) -> None:
+    """The declared round cap was reached: a draw with no winner (rules.md §11)."""
+    _finish(g, DRAW, [], "round_cap")
+
+
+def check_victory(g: GameState) -> bool:
+    """Check the objectives after an elimination; ends the game and returns True on a win."""
+    players = g.players
+    alive = [p for p in players if p.alive]
+    if not players[g.sheriff].alive:
+        if len(alive) == 1 and alive[0].role == RENEGADE:
+            _finish(g, RENEGADE, [alive[0].seat], "renegade_last_alive")
+        elif g.mode == PARTNERS and alive and all(p.role == RENEGADE for p in alive):
+            _finish(
+                g, RENEGADE, [p.seat for p in players if p.role == RENEGADE], "renegades_partners"
+            )
+        else:
+            winners = [p.seat for p in players if p.role in (OUTLAW, DOUBLE_AGENT)]
+            _finish(g, OUTLAWS, winners, "sheriff_eliminated")
+        return True
+    if not any(p.role in (OUTLAW, DOUBLE_AGENT, RENEGADE) for p in alive):
+        winners = [p.seat for p in players if p.role in (SHERIFF, DEPUTY)]
+        _finish(g, LAW, winners, "law_restored")
+        return True
+    return False

@@ -1,0 +1,1 @@
+"""BangArena evals package."""

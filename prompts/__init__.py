@@ -1,0 +1,1 @@
+"""BangArena prompts package."""

@@ -1,0 +1,1 @@
+"""BangArena rules_machine package."""
