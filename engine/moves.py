@@ -108,8 +108,11 @@ _CACHE: dict[str, Move] = {}
 
 
 def intern(move: Move) -> Move:
-    """The shared instance of ``move`` (moves are values; interning keeps lists cheap)."""
-    return _CACHE.setdefault(move.id, move)
+    """The shared instance of ``move`` (moves are values; interning keeps lists cheap).
+
+    The cache key is the id prefixed with the move kind, because one id may name the same card
+    played on one's turn and in an answer (``canteen``)."""
+    return _CACHE.setdefault(move.kind + "|" + move.id, move)
 
 
 END_TURN: Final = intern(Move("end_turn", "end_turn"))
@@ -123,7 +126,7 @@ PICK_HAND: Final = intern(Move("pick:hand", "pick", option="hand"))
 def play_move(kind: str, target: int | None = None) -> Move:
     """The move that plays a card of ``kind`` (at ``target``)."""
     mid = kind if target is None else f"{kind}@{target}"
-    m = _CACHE.get(mid)
+    m = _CACHE.get("play|" + mid)
     if m is None:
         m = intern(Move(mid, "play", card=kind, target=target))
     return m
@@ -131,7 +134,7 @@ def play_move(kind: str, target: int | None = None) -> Move:
 
 def play_as_move(target: int) -> Move:
     mid = f"ricochet_as_shot@{target}"
-    m = _CACHE.get(mid)
+    m = _CACHE.get("play_as|" + mid)
     if m is None:
         m = intern(Move(mid, "play_as", card="ricochet", target=target, option="shot"))
     return m
@@ -139,7 +142,7 @@ def play_as_move(target: int) -> Move:
 
 def answer_move(name: str) -> Move:
     """An answer: ``ricochet``, ``shot_as_ricochet``, ``canteen``, ``shot``, ``ricochet_as_shot``."""
-    m = _CACHE.get(name)
+    m = _CACHE.get("answer|" + name)
     if m is None:
         card = name.split("_as_")[0]
         as_kind = name.split("_as_")[1] if "_as_" in name else None
@@ -149,7 +152,7 @@ def answer_move(name: str) -> Move:
 
 def discard_move(kind: str) -> Move:
     mid = "discard:" + kind
-    m = _CACHE.get(mid)
+    m = _CACHE.get("discard|" + mid)
     if m is None:
         m = intern(Move(mid, "discard", card=kind))
     return m
@@ -157,7 +160,7 @@ def discard_move(kind: str) -> Move:
 
 def grip_move(target: int) -> Move:
     mid = f"grip@{target}"
-    m = _CACHE.get(mid)
+    m = _CACHE.get("draw|" + mid)
     if m is None:
         m = intern(Move(mid, "draw", target=target, option="grip"))
     return m
@@ -165,7 +168,7 @@ def grip_move(target: int) -> Move:
 
 def return_move(card_id: str) -> Move:
     mid = "return:" + card_id
-    m = _CACHE.get(mid)
+    m = _CACHE.get("return|" + mid)
     if m is None:
         m = intern(Move(mid, "return", card=card_id))
     return m
@@ -173,7 +176,7 @@ def return_move(card_id: str) -> Move:
 
 def pick_move(kind: str) -> Move:
     mid = "pick:" + kind
-    m = _CACHE.get(mid)
+    m = _CACHE.get("pick|" + mid)
     if m is None:
         m = intern(Move(mid, "pick", card=kind, option="in_play"))
     return m
@@ -181,7 +184,7 @@ def pick_move(kind: str) -> Move:
 
 def upgrade_move(name: str) -> Move:
     mid = "upgrade:" + name
-    m = _CACHE.get(mid)
+    m = _CACHE.get("upgrade|" + mid)
     if m is None:
         m = intern(Move(mid, "upgrade", option=name))
     return m
@@ -189,10 +192,64 @@ def upgrade_move(name: str) -> Move:
 
 def bounty_move(name: str) -> Move:
     mid = "bounty:" + (name or "none")
-    m = _CACHE.get(mid)
+    m = _CACHE.get("bounty|" + mid)
     if m is None:
         m = intern(Move(mid, "bounty", option=name or "none"))
     return m
 
 
 SECRET_MOVE_KINDS: Final = frozenset({"return"})
+
+
+def parse_move_id(text: str) -> Move:
+    """Read a move id back into a :class:`Move` (whether or not it is legal anywhere).
+
+    Raises :class:`MoveSyntaxError` for a string that is no move id at all, so callers can tell
+    "cannot parse" from "not legal now".
+    """
+    from .cards import CARD_BY_ID, KIND_BY_ID
+    from .errors import MoveSyntaxError
+    from .roles import UPGRADES
+
+    if not isinstance(text, str) or not text or " " in text:
+        raise MoveSyntaxError(f"not a move id: {text!r}")
+    if text in ("end_turn", "take_hit", "heal", "draw_deck", "draw_discard", "pick:hand"):
+        return {
+            "end_turn": END_TURN,
+            "take_hit": TAKE_HIT,
+            "heal": HEAL,
+            "draw_deck": DRAW_DECK,
+            "draw_discard": DRAW_DISCARD,
+            "pick:hand": PICK_HAND,
+        }[text]
+    if text in ("ricochet", "shot_as_ricochet", "shot", "ricochet_as_shot"):
+        return answer_move(text)
+    head, sep, tail = text.partition(":")
+    if sep:
+        if head == "discard" and tail in KIND_BY_ID:
+            return discard_move(tail)
+        if head == "return" and tail in CARD_BY_ID:
+            return return_move(tail)
+        if head == "pick" and tail in KIND_BY_ID:
+            return pick_move(tail)
+        if head == "upgrade" and tail in UPGRADES:
+            return upgrade_move(tail)
+        if head == "bounty" and (tail in UPGRADES or tail == "none"):
+            return bounty_move("" if tail == "none" else tail)
+        raise MoveSyntaxError(f"not a move id: {text!r}")
+    head, sep, tail = text.partition("@")
+    if sep:
+        if not tail.isdigit():
+            raise MoveSyntaxError(f"not a move id: {text!r} (a target is a seat number)")
+        seat = int(tail)
+        if head == "grip":
+            return grip_move(seat)
+        if head == "ricochet_as_shot":
+            return play_as_move(seat)
+        if head in KIND_BY_ID:
+            return play_move(head, seat)
+        raise MoveSyntaxError(f"not a move id: {text!r}")
+    if text in KIND_BY_ID:
+        return play_move(text)
+    raise MoveSyntaxError(f"not a move id: {text!r}")
+

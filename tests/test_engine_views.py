@@ -1,0 +1,84 @@
+"""Views do not leak: re-dealing what a seat cannot know leaves its view (and its legal moves)
+unchanged; every card named in the events a seat sees is one it may know."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bangarena.engine import GameConfig, new_game, view_to_dict
+from bangarena.engine.cards import CARD_BY_ID
+from bangarena.engine.conformance import resample
+from bangarena.engine.events import event_dict
+from bangarena.engine.roles import MODES
+from bangarena.engine.state import PUBLIC_BIT
+
+CARD_RE = re.compile(r"^[a-z_]+_\d\d$")
+
+
+def _card_ids(obj) -> list[str]:
+    if isinstance(obj, str):
+        if CARD_RE.match(obj) and obj in CARD_BY_ID:
+            return [obj]
+        if obj.startswith("return:"):
+            return [obj[7:]]
+        return []
+    if isinstance(obj, list):
+        return [c for x in obj for c in _card_ids(x)]
+    if isinstance(obj, dict):
+        return [c for v in obj.values() for c in _card_ids(v)]
+    return []
+
+
+def test_resampled_hidden_information_never_changes_a_view() -> None:
+    rnd = random.Random(1)
+    checked = 0
+    for i in range(160):
+        config = GameConfig(seats=4 + i % 5, mode=MODES[i % 4])
+        game = new_game(config, 500 + i)
+        step = 0
+        while not game.over:
+            if step % 23 == 7:
+                for seat in [None, *range(config.seats)]:
+                    before = view_to_dict(game.view(seat))
+                    other = resample(game, seat, rnd)
+                    assert view_to_dict(other.view(seat)) == before, (config, 500 + i, step, seat)
+                    if seat == game.to_move:
+                        assert [m.id for m in other.legal_moves] == [m.id for m in game.legal_moves]
+                    checked += 1
+            moves = game.legal_moves
+            game.apply_fast(moves[rnd.randrange(len(moves))])
+            step += 1
+    assert checked > 2000
+
+
+def test_resample_really_changes_hidden_things() -> None:
+    game = new_game(GameConfig(seats=7), 3)
+    other = resample(game, 0, random.Random(2))
+    g, o = game.state, other.state
+    assert g.players[0].hand == o.players[0].hand
+    assert any(g.players[s].hand != o.players[s].hand for s in range(1, 7)) or g.deck != o.deck
+
+
+def test_events_only_name_cards_the_viewer_may_know() -> None:
+    rnd = random.Random(7)
+    for i in range(120):
+        config = GameConfig(seats=4 + i % 5, mode=MODES[i % 4])
+        game = new_game(config, 900 + i)
+        while not game.over:
+            start = len(game.state.log)
+            moves = game.legal_moves
+            game.apply_fast(moves[rnd.randrange(len(moves))])
+            new = game.state.log[start:]
+            # A reshuffle resets what anyone knows about the cards it returns to the deck;
+            # judge only the events after the last reshuffle of this step.
+            kinds = [type(e).KIND for e in new]
+            if "reshuffled" in kinds:
+                new = new[len(kinds) - kinds[::-1].index("reshuffled") :]
+            known = game.state.known
+            for seat in [None, *range(config.seats)]:
+                mask = PUBLIC_BIT | (0 if seat is None else 1 << seat)
+                for ev in new:
+                    for cid in _card_ids(event_dict(ev, seat)):
+                        c = CARD_BY_ID[cid].index
+                        assert known[c] & mask, (config, 900 + i, seat, event_dict(ev, None, full=True))
