@@ -30,6 +30,7 @@ from .moves import (
     PICK_HAND,
     PLAY,
     TAKE_HIT,
+    Decision,
     Move,
     answer_move,
     bounty_move,
@@ -234,7 +235,10 @@ def legal_moves(g: GameState) -> list[Move]:
     return GENERATORS[g.pending[0]](g, g.pending)
 
 
-def autopilot_move(moves: list[Move] | tuple[Move, ...]) -> Move:
-    """The simplest legal move (rules.md §3): take the hit / pass, end the turn, discard the most
-    recently acquired card; otherwise the first move in canonical order."""
+def autopilot_move(decision: Decision | list[Move] | tuple[Move, ...]) -> Move:
+    """The simplest legal move of a decision (rules.md §3): take the hit / pass, end the turn,
+    discard the most recently acquired card; for decisions with no "simplest" move (an upgrade,
+    a draw choice, a bounty pick) the first legal move in canonical order. Legal lists are
+    generated with that move first, so this is always the head of the list."""
+    moves = decision.moves if isinstance(decision, Decision) else decision
     return moves[0]
