@@ -1,0 +1,206 @@
+"""OpenAI Chat Completions through the official SDK; works with any OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import openai
+
+from .base import (
+    TOOL_DESCRIPTION,
+    FinishReason,
+    ProviderError,
+    ProviderReply,
+    ProviderRequest,
+    Usage,
+    parse_retry_after,
+    sdk_label,
+    status_kind,
+)
+
+# Sent when a local server needs no key: the SDK refuses to start without one.
+DUMMY_API_KEY = "bangarena-no-key"
+
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool",
+    "function_call": "tool",
+    "content_filter": "content_filter",
+}
+
+
+def is_official_endpoint(base_url: str) -> bool:
+    """True when requests go to OpenAI itself rather than a compatible server."""
+    return (urlsplit(base_url).hostname or "").endswith("api.openai.com")
+
+
+def openai_params(req: ProviderRequest, *, official: bool = True) -> dict[str, Any]:
+    """The Chat Completions parameters for `req`, everything except `messages`.
+
+    `official` picks the token limit field: OpenAI wants `max_completion_tokens` (reasoning
+    models reject `max_tokens`); compatible servers (vLLM, Ollama, llama.cpp) all read
+    `max_tokens`.
+    """
+    params: dict[str, Any] = {"model": req.model}
+    params["max_completion_tokens" if official else "max_tokens"] = req.max_tokens
+    if req.temperature is not None:
+        params["temperature"] = req.temperature
+    if req.reasoning_effort is not None:
+        params["reasoning_effort"] = req.reasoning_effort
+    if req.seed is not None:
+        params["seed"] = req.seed
+    if req.answer_mode == "json_schema":
+        params["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": req.schema_name, "schema": req.answer_schema, "strict": True},
+        }
+    elif req.answer_mode == "tool":
+        params["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": req.schema_name,
+                    "description": TOOL_DESCRIPTION,
+                    "parameters": req.answer_schema,
+                    "strict": True,
+                },
+            }
+        ]
+        params["tool_choice"] = {"type": "function", "function": {"name": req.schema_name}}
+        params["parallel_tool_calls"] = False
+    elif req.answer_mode == "json_object":
+        params["response_format"] = {"type": "json_object"}
+    return params
+
+
+def openai_messages(req: ProviderRequest) -> list[dict[str, str]]:
+    """The system prompt first (OpenAI caches stable prefixes on its own), then the turns."""
+    return [{"role": "system", "content": req.system}] + [
+        {"role": m.role, "content": m.content} for m in req.messages
+    ]
+
+
+def map_openai_error(exc: Exception) -> ProviderError:
+    """Classify an exception raised by the openai SDK (also used for litellm, which wraps it)."""
+    if isinstance(exc, openai.APITimeoutError):
+        return ProviderError("timeout", str(exc) or "request timed out")
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__
+        detail = f"{exc} ({type(cause).__name__}: {cause})" if cause else str(exc)
+        return ProviderError("connection", detail)
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        retry_after = parse_retry_after(exc.response.headers) if status in (429, 503) else None
+        return ProviderError(
+            status_kind(status), exc.message, status=status, retry_after=retry_after
+        )
+    if isinstance(exc, openai.APIResponseValidationError):
+        return ProviderError("server", f"invalid response: {exc}", status=exc.status_code)
+    return ProviderError("bad_request", f"{type(exc).__name__}: {exc}")
+
+
+def reply_from_completion(
+    completion: Any, *, mode: str, latency_s: float, params: dict, sdk: str
+) -> ProviderReply:
+    """Turn a ChatCompletion (SDK object or litellm's look-alike) into a ProviderReply."""
+    choices = getattr(completion, "choices", None) or []
+    if not choices:
+        raise ProviderError("server", "the response has no choices")
+    choice = choices[0]
+    message = choice.message
+    refusal = getattr(message, "refusal", None)
+    text: str | None = message.content
+    tool_calls = getattr(message, "tool_calls", None) or []
+    if mode == "tool" and tool_calls:
+        fn = getattr(tool_calls[0], "function", None)
+        if fn is not None:
+            text = fn.arguments
+    finish: FinishReason = _FINISH.get(choice.finish_reason or "", "other")
+    if refusal:
+        finish = "refusal"
+    return ProviderReply(
+        text=text,
+        finish_reason=finish,
+        refusal=refusal,
+        usage=usage_from_openai(getattr(completion, "usage", None)),
+        model_id=getattr(completion, "model", None) or params.get("model", ""),
+        latency_s=latency_s,
+        request_params=params,
+        sdk=sdk,
+    )
+
+
+def usage_from_openai(usage: Any) -> Usage:
+    """Prompt/completion tokens plus cached and reasoning details, when reported."""
+    if usage is None:
+        return Usage()
+    prompt_details = getattr(usage, "prompt_tokens_details", None)
+    completion_details = getattr(usage, "completion_tokens_details", None)
+    return Usage(
+        input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+        output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        reasoning_tokens=getattr(completion_details, "reasoning_tokens", 0) or 0,
+        cached_tokens=getattr(prompt_details, "cached_tokens", 0) or 0,
+        cache_write_tokens=getattr(prompt_details, "cache_write_tokens", 0) or 0,
+    )
+
+
+class OpenAIProvider:
+    """Chat Completions with SDK retries off; one `complete` call is one HTTP attempt."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        concurrency: int | None = None,
+        client: openai.AsyncOpenAI | None = None,
+    ) -> None:
+        self.model = model
+        if client is None:
+            kwargs: dict[str, Any] = {"max_retries": 0, "api_key": api_key}
+            if base_url is not None:
+                kwargs["base_url"] = base_url
+            client = openai.AsyncOpenAI(**kwargs)
+        self._client = client
+        self.base_url = str(client.base_url).rstrip("/")
+        self._official = is_official_endpoint(self.base_url)
+        self._sdk = sdk_label("openai")
+        self._limit = asyncio.Semaphore(concurrency) if concurrency else None
+
+    def request_params(self, req: ProviderRequest) -> dict[str, Any]:
+        """What `complete` sends besides the messages."""
+        return openai_params(req, official=self._official)
+
+    async def complete(self, req: ProviderRequest) -> ProviderReply:
+        params = self.request_params(req)
+        messages = openai_messages(req)
+        async with self._limit or contextlib.nullcontext():
+            started = time.perf_counter()
+            try:
+                completion = await self._client.chat.completions.create(
+                    messages=messages, timeout=req.timeout_s, **params
+                )
+            except Exception as exc:  # every SDK failure becomes one classified ProviderError
+                raise map_openai_error(exc) from exc
+            latency = time.perf_counter() - started
+        recorded = {
+            **params,
+            "answer_mode": req.answer_mode,
+            "base_url": self.base_url,
+            "timeout_s": req.timeout_s,
+        }
+        return reply_from_completion(
+            completion, mode=req.answer_mode, latency_s=latency, params=recorded, sdk=self._sdk
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
