@@ -16,13 +16,14 @@ from bangarena.engine import Game
 from bangarena.engine.cards import CARD_BY_ID, DECK, KIND_BY_ID
 from bangarena.engine.scenario import load_scenario
 
-# Fillers, least intrusive first: red_suit and lucky only act at their own draw / checks.
+# Fillers, least intrusive first: red_suit acts only at its own draw, twin_barrels only when
+# it shoots a neighbour, two_face only adds answers, lucky only acts in checks.
 FILLERS = (
     "red_suit",
-    "lucky",
-    "three_eyes",
     "twin_barrels",
     "two_face",
+    "lucky",
+    "three_eyes",
     "grip",
     "eagle_eye",
     "iron_brow",
