@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from .simulate import MODE_CHOICES, SEAT_CHOICES, simulate
+from .simulate import MODE_CHOICES, SEAT_CHOICES, parse_players, simulate
 
 
 def simulate_command(
@@ -17,7 +17,15 @@ def simulate_command(
     mode: str = typer.Option(
         "all", "--mode", help="classic, partners, double_agent, old_classic or all."
     ),
-    players: str = typer.Option("random", "--players", help="Who plays every seat: random."),
+    players: str = typer.Option(
+        "random",
+        "--players",
+        help=(
+            "Who plays: random or rule (every seat), or per team, e.g. "
+            "law=rule,outlaws=random,renegade=random (teams: law = sheriff + deputies, "
+            "outlaws = outlaws + double agent, renegade; a team left out plays random)."
+        ),
+    ),
     no_check: bool = typer.Option(
         False, "--no-check", help="Skip the invariant checks (speed runs)."
     ),
@@ -29,9 +37,11 @@ def simulate_command(
         )
     if mode not in MODE_CHOICES:
         raise typer.BadParameter(f"{mode!r}; valid: {', '.join(MODE_CHOICES)}", param_hint="--mode")
-    if players != "random":
-        raise typer.BadParameter(f"{players!r}; valid: random", param_hint="--players")
-    summary = simulate(games, seed, seats, mode, check=not no_check)
+    try:
+        teams = parse_players(players)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--players") from None
+    summary = simulate(games, seed, seats, mode, check=not no_check, players=teams)
     print(json.dumps(summary.to_dict()))
     if summary.violations:
         for v in summary.violations[:10]:

@@ -1,20 +1,30 @@
 """Batch simulation: many seeded games with bot or random players, aggregated into the stable
-JSON summary that ``bangarena simulate`` prints."""
+JSON summary that ``bangarena simulate`` prints.
+
+Two drivers share one loop shape:
+
+- all seats uniformly random (``--players random``): the fast path, no views at all;
+- any seat a bot of another kind: each seat gets a bot from :func:`make_bot`, and every bot that
+  reads views is handed ``game.view(seat, since=<its previous cursor>)`` and the decision.
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bangarena.engine import GameConfig, new_game
+from bangarena.engine import Game, GameConfig, new_game
 from bangarena.engine.conformance import replay, result_violations, step_violations
-from bangarena.engine.roles import MODES, ROLE_TABLE
+from bangarena.engine.roles import DOUBLE_AGENT, MODES, OUTLAW, ROLE_TABLE, TEAM_OF, TEAMS
+
+from .bots import BOT_KINDS, make_bot
+from .bots.sanity import Sanity
 
 SEAT_CHOICES = tuple(str(n) for n in ROLE_TABLE) + ("all",)
 MODE_CHOICES = MODES + ("all",)
+TEAM_CHOICES = TEAMS  # law (sheriff + deputies), outlaws (+ the double agent), renegade
 
 
 def cells(seats: str, mode: str) -> list[GameConfig]:
@@ -24,7 +34,31 @@ def cells(seats: str, mode: str) -> list[GameConfig]:
     return [GameConfig(seats=n, mode=m) for n in seat_list for m in mode_list]
 
 
-Chooser = Callable[[Any, int], str]
+def parse_players(spec: str) -> dict[str, str]:
+    """``random`` / ``rule`` (every seat), or per team ``law=rule,outlaws=random,renegade=random``
+    (a team left out plays ``random``). Returns team -> bot kind; raises ValueError."""
+    spec = spec.strip()
+    if spec in BOT_KINDS:
+        return dict.fromkeys(TEAMS, spec)
+    out = dict.fromkeys(TEAMS, "random")
+    seen: set[str] = set()
+    for part in spec.split(","):
+        team, sep, kind = (x.strip() for x in part.partition("="))
+        if not sep or team not in TEAMS or kind not in BOT_KINDS:
+            raise ValueError(
+                f"bad player spec {part!r}: use one of {', '.join(BOT_KINDS)}, or "
+                f"team=kind pairs with teams {', '.join(TEAMS)} and kinds {', '.join(BOT_KINDS)}"
+            )
+        if team in seen:
+            raise ValueError(f"team {team!r} given twice")
+        seen.add(team)
+        out[team] = kind
+    return out
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of game ``game_seed`` (its own stream, not the game's)."""
+    return (game_seed * 1_000_003 + seat * 7_919) ^ 0xB07
 
 
 @dataclass
@@ -39,6 +73,8 @@ class Summary:
         default_factory=lambda: {"law": 0, "outlaws": 0, "renegade": 0, "draw": 0}
     )
     violations: list[str] = field(default_factory=list)
+    players: dict[str, str] = field(default_factory=lambda: dict.fromkeys(TEAMS, "random"))
+    sanity: Sanity = field(default_factory=Sanity)
 
     def to_dict(self) -> dict[str, Any]:
         s = max(self.seconds, 1e-9)
@@ -52,6 +88,8 @@ class Summary:
             "mean_decisions_per_game": round(self.decisions / max(self.games, 1), 2),
             "violations": len(self.violations),
             "seconds": round(self.seconds, 3),
+            "players": dict(self.players),
+            "sanity": self.sanity.to_dict(),
         }
 
 
@@ -61,22 +99,22 @@ def simulate(
     seats: str = "all",
     mode: str = "all",
     check: bool = True,
+    players: str | dict[str, str] = "random",
 ) -> Summary:
-    """Play ``games`` random-legal games (seed, seed+1, …) round-robin over the cells."""
+    """Play ``games`` seeded games (seed, seed+1, …) round-robin over the cells; ``players`` says
+    which bot kind plays each team (see :func:`parse_players`)."""
+    teams = parse_players(players) if isinstance(players, str) else dict(players)
     configs = cells(seats, mode)
-    summary = Summary()
+    summary = Summary(players=teams)
+    all_random = all(k == "random" for k in teams.values())
     t0 = time.perf_counter()
     for i in range(games):
         config = configs[i % len(configs)]
         game_seed = seed + i
-        chooser = random.Random(game_seed ^ 0x5EED)
-        game = new_game(config, game_seed)
-        bad: list[str] = step_violations(game) if check else []
-        while not game.over:
-            moves = game.legal_moves
-            game.apply_fast(moves[chooser.randrange(len(moves))])
-            if check:
-                bad += step_violations(game)
+        if all_random:
+            game, bad, kinds = _random_game(config, game_seed, check, summary.sanity)
+        else:
+            game, bad, kinds = _bot_game(config, game_seed, check, teams, summary.sanity)
         g = game.state
         if check:
             bad += result_violations(game)
@@ -86,6 +124,68 @@ def simulate(
         summary.decisions += len(g.history)
         summary.forced += g.forced
         summary.wins[g.winning_team or "draw"] += 1
+        summary.sanity.add_game(g.log, kinds)
         summary.violations += [f"game seed={game_seed} {config}: {v}" for v in bad]
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def _shot_at(moves: tuple, seat: int) -> bool:
+    for m in moves:
+        if m.target == seat and (m.kind == "play_as" or m.card == "shot"):
+            return True
+    return False
+
+
+def _random_game(
+    config: GameConfig, game_seed: int, check: bool, sanity: Sanity
+) -> tuple[Game, list[str], list[str]]:
+    """Every seat uniformly random from one shared stream; no views are built."""
+    chooser = random.Random(game_seed ^ 0x5EED)
+    game = new_game(config, game_seed)
+    g = game.state
+    outlaw_side = [p.role in (OUTLAW, DOUBLE_AGENT) for p in g.players]
+    sheriff = g.sheriff
+    bad: list[str] = step_violations(game) if check else []
+    while not game.over:
+        moves = game.legal_moves
+        move = moves[chooser.randrange(len(moves))]
+        if move.kind == "end_turn" and outlaw_side[g.pending[1]]:
+            sanity.note_end_turn("random", _shot_at(moves, sheriff))
+        game.apply_fast(move)
+        if check:
+            bad += step_violations(game)
+    return game, bad, ["random"] * config.seats
+
+
+def _bot_game(
+    config: GameConfig, game_seed: int, check: bool, teams: dict[str, str], sanity: Sanity
+) -> tuple[Game, list[str], list[str]]:
+    """Each seat played by the bot kind of its team, through its views."""
+    game = new_game(config, game_seed)
+    n = config.seats
+    # The driver deals the seats to bots by team, as a host would; the bots themselves only
+    # ever get their own views.
+    roles = [game.view(s).role or "" for s in range(n)]
+    kinds = [teams[TEAM_OF[r]] for r in roles]
+    bots = [make_bot(kinds[s], bot_seed(game_seed, s), s) for s in range(n)]
+    views = [b.needs_view for b in bots]
+    outlaw_side = [r in (OUTLAW, DOUBLE_AGENT) for r in roles]
+    sheriff = roles.index("sheriff")
+    cursors = [0] * n
+    bad: list[str] = step_violations(game) if check else []
+    while not game.over:
+        decision = game.decision
+        seat = decision.seat
+        if views[seat]:
+            view = game.view(seat, since=cursors[seat])
+            cursors[seat] = view.cursor
+        else:
+            view = None  # the bot declared it ignores views (Bot.needs_view)
+        move_id = bots[seat].choose(view, decision)  # type: ignore[arg-type]
+        if move_id == "end_turn" and outlaw_side[seat]:
+            sanity.note_end_turn(kinds[seat], _shot_at(decision.moves, sheriff))
+        game.apply(seat, move_id)
+        if check:
+            bad += step_violations(game)
+    return game, bad, kinds

@@ -1,0 +1,119 @@
+"""The rule bot's strength table: per seat count and team, the team's win rate when its seats are
+rule bots and every other seat is a random bot, against the same team played by random bots
+(the baseline), over the same seeded deals, with 95 % Wilson intervals; plus the sanity metrics
+of the rule seats. Prints Markdown (the tables of docs/bots.md).
+
+Usage: python benchmarks/bot_strength.py [--games 2000] [--seed 1] [--seats 4,5,7]
+           [--mode classic] [--json out.json]
+
+Each cell is exactly ``bangarena simulate --games N --seed S --seats K --mode classic
+--players TEAM=rule --no-check`` (baseline: ``--players random``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+from bangarena.harness.simulate import TEAM_CHOICES, simulate
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def fmt(wins: int, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{100 * wins / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seats", default="4,5,7")
+    ap.add_argument("--mode", default="classic")
+    ap.add_argument("--json", default=None, help="also write the raw figures here")
+    args = ap.parse_args()
+    seat_counts = [s.strip() for s in args.seats.split(",")]
+    raw: dict[str, dict] = {}
+    rows = []
+    sanity_rows = []
+    t0 = time.perf_counter()
+    for seats in seat_counts:
+        base = simulate(args.games, args.seed, seats, args.mode, check=False, players="random")
+        raw[f"{seats}/baseline"] = base.to_dict()
+        for team in TEAM_CHOICES:
+            cell = simulate(
+                args.games, args.seed, seats, args.mode, check=False, players=f"{team}=rule"
+            )
+            d = cell.to_dict()
+            raw[f"{seats}/{team}=rule"] = d
+            w, b = cell.wins[team], base.wins[team]
+            lo_rule, _ = wilson(w, cell.games)
+            _, hi_base = wilson(b, base.games)
+            verdict = "yes" if lo_rule > hi_base else "no"
+            rows.append(
+                f"| {seats} | {team} | {fmt(w, cell.games)} | {fmt(b, base.games)} | "
+                f"{100 * (w - b) / cell.games:+.1f} | {verdict} | {d['games_per_s']:.0f} |"
+            )
+            s = d["sanity"].get("rule", {})
+            sanity_rows.append(_sanity_row(seats, team, s))
+    dt = time.perf_counter() - t0
+    print(f"games per cell: {args.games}, seeds {args.seed}..{args.seed + args.games - 1}, "
+          f"mode {args.mode}, {dt:.0f} s in all\n")  # fmt: skip
+    print("| seats | team | rule team vs random others | all random (baseline) | "
+          "gain (points) | interval above baseline | games/s |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+    print()
+    print("Sanity metrics of the rule seats (counts over the cell's games; rate in brackets):\n")
+    print("| seats | rule team | deputy Shots at the sheriff | outlaw Saloons healing the "
+          "sheriff | Canteens at full life | outlaw turns ended with a Shot at the sheriff "
+          "in hand and in range | outlaw Shots at outlaws |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(sanity_rows))
+    base_rows = []
+    for seats in seat_counts:
+        s = raw[f"{seats}/baseline"]["sanity"].get("random", {})
+        base_rows.append(_sanity_row(seats, "all random", s))
+    print("\nThe same metrics for random seats (all-random baseline games):\n")
+    print("| seats | players | deputy Shots at the sheriff | outlaw Saloons healing the "
+          "sheriff | Canteens at full life | outlaw turns ended with a Shot at the sheriff "
+          "in hand and in range | outlaw Shots at outlaws |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(base_rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(raw, f, indent=1)
+
+
+def _pair(s: dict, num: str, den: str) -> str:
+    if not s.get(den):
+        return "–"
+    return f"{s[num]} / {s[den]} ({100 * s[num] / s[den]:.2f} %)"
+
+
+def _sanity_row(seats: str, team: str, s: dict) -> str:
+    return (
+        f"| {seats} | {team} | {_pair(s, 'deputy_shots_at_sheriff', 'deputy_shots')} | "
+        f"{_pair(s, 'outlaw_saloons_healing_sheriff', 'outlaw_saloons')} | "
+        f"{_pair(s, 'canteens_at_full_life', 'canteens')} | "
+        f"{_pair(s, 'outlaw_turns_ended_with_shot_at_sheriff', 'outlaw_turns')} | "
+        f"{_pair(s, 'outlaw_shots_at_outlaws', 'outlaw_shots')} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""Card sense: how much a card is worth keeping in hand, and what a weapon reaches.
+
+Values are in rough "cards" units; only their order matters (which card to discard, which to put
+back on the deck, which card to take with Vulture Junior).
+"""
+
+from __future__ import annotations
+
+from bangarena.engine.cards import KIND_BY_ID, REVOLVER_RANGE
+
+WEAPONS = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "weapon")
+BLUES = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "blue")
+RANGE = {k: KIND_BY_ID[k].range for k in WEAPONS}
+HIGH_NOON_ROUND = 8
+
+BASE_VALUE = {
+    "shot": 2.6,
+    "ricochet": 2.4,
+    "canteen": 2.2,
+    "snatch": 1.9,
+    "knock_off": 1.8,
+    "duel": 2.0,
+    "raid": 2.2,
+    "wagon": 3.0,
+    "bazaar": 1.2,
+    "saloon": 1.0,
+    "caravan": 3.5,
+    "buckshot": 2.3,
+    "jail": 2.2,
+    "cover": 1.5,
+    "horse": 1.5,
+    "scope": 1.4,
+    "dynamite": 0.5,
+}
+
+
+def kind_of(card_id: str) -> str:
+    """``shot_07`` → ``shot``."""
+    return card_id.rsplit("_", 1)[0]
+
+
+def weapon_range(weapon_id: str | None, stars: list[str | None]) -> int:
+    """Shot range of a seat from its public weapon and marksman stars."""
+    base = RANGE[kind_of(weapon_id)] if weapon_id else REVOLVER_RANGE
+    return base + stars.count("marksman")
+
+
+def keep_value(
+    kind: str,
+    *,
+    life: int,
+    high_noon: bool,
+    round_: int,
+    held: int,
+    in_play: set[str],
+    weapon: str | None,
+) -> float:
+    """How much a card of ``kind`` is worth keeping; ``held`` copies are already counted
+    (diminishing returns), ``in_play`` the kinds in front of the seat."""
+    v = BASE_VALUE.get(kind)
+    if kind in WEAPONS:
+        cur = RANGE[kind_of(weapon)] if weapon else REVOLVER_RANGE
+        better = RANGE[kind] > cur or (kind == "vulcan" and weapon is None)
+        return (1.4 if better else 0.3) + 0.1 * RANGE[kind] - 0.5 * held
+    if v is None:
+        return 0.5
+    if kind == "shot":
+        v += 0.8 if held == 0 else 0.0
+        if high_noon:
+            v += 0.4
+    elif kind == "ricochet":
+        v += 0.6 if held == 0 else 0.0
+        if life <= 2:
+            v += 1.2
+    elif kind == "canteen":
+        if high_noon:
+            return 0.0
+        if life == 1:
+            v += 1.5
+        elif round_ >= HIGH_NOON_ROUND - 1:
+            v -= 1.0
+    elif kind == "saloon" and high_noon:
+        return 0.0
+    elif kind in BLUES:
+        if kind in in_play:
+            return 0.3
+        if kind == "cover" and high_noon:
+            return 0.2
+        return v - 0.6 * held
+    else:
+        v -= 0.4 * held
+    return v

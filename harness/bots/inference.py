@@ -1,0 +1,220 @@
+"""Role inference from public events only: who attacked or helped whom, revealed roles, the roles
+still unaccounted for, and (double_agent) the sheriff's two named "deputies".
+
+A :class:`Beliefs` object is fed the events of each view as they arrive (``observe``) and, on
+demand, turns them into per-seat role probabilities (``probabilities``). Everything it reads is
+part of the seat's own view: public events, and the private events addressed to this seat (its
+own role; in double_agent, the roles its role lets it know).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, RENEGADE, SHERIFF
+
+# How much one act of aggression weighs, by card (a Duel or a Jail is as deliberate as a Shot;
+# Snatch and Knock Off are half-hearted: they are also played for the card).
+AGGRESSION = {"shot": 1.0, "duel": 1.0, "jail": 1.0, "knock_off": 0.5, "snatch": 0.4}
+# What attacking a seat of a known role says about the attacker (positive: outlaw-like).
+ATTACK_SIGNAL = {SHERIFF: 2.0, DEPUTY: 1.0, OUTLAW: -1.0, DOUBLE_AGENT: -1.0, RENEGADE: -0.4}
+# Unknown victims: attacking a seat that looks like an outlaw looks lawful, and vice versa.
+UNKNOWN_SIGNAL = 0.6
+# The sheriff's own aggression is a hint about its victims (he is the one public lawman).
+SHERIFF_HINT = 0.25
+# Likelihood slope of the behaviour score per role family.
+SLOPE = 1.3
+OUTLAW_SIDE = (OUTLAW, DOUBLE_AGENT)
+
+
+class Beliefs:
+    """What one seat has learnt about the table from the events it saw."""
+
+    __slots__ = (
+        "me",
+        "n",
+        "sheriff",
+        "roles_at_table",
+        "known",
+        "named",
+        "alive",
+        "hostile",
+        "helped",
+        "_pick_actor",
+        "_cache",
+    )
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self.n = 0
+        self.sheriff = -1
+        self.roles_at_table: list[str] = []
+        self.known: dict[int, str] = {}  # seat -> role this seat knows (own, revealed, told)
+        self.named: list[int] = []  # double_agent: the sheriff's two named seats
+        self.alive: list[bool] = []
+        self.hostile: list[list[float]] = []  # hostile[a][b]: aggression of a towards b
+        self.helped: list[list[float]] = []  # helped[a][b]: help of a towards b
+        self._pick_actor = -1
+        self._cache: list[dict[str, float]] | None = None
+
+    # -- feeding events --------------------------------------------------------------------
+    def observe(self, events: list[dict]) -> None:
+        """Update from the events of a view (only new events: the caller passes ``since``)."""
+        handlers = _HANDLERS
+        for e in events:
+            h = handlers.get(e["kind"])
+            if h is not None:
+                h(self, e)
+
+    def _start(self, e: dict) -> None:
+        n = e["seats"]
+        self.n = n
+        self.sheriff = e["sheriff"]
+        self.roles_at_table = list(e["roles_at_table"])
+        self.known[self.sheriff] = SHERIFF
+        self.alive = [True] * n
+        self.hostile = [[0.0] * n for _ in range(n)]
+        self.helped = [[0.0] * n for _ in range(n)]
+        self._cache = None
+
+    def _role(self, e: dict) -> None:
+        if e["role"] is not None:
+            self.known[e["seat"]] = e["role"]
+            self._cache = None
+
+    def _named(self, e: dict) -> None:
+        if e["seats"]:
+            self.named = list(e["seats"])
+            self._cache = None
+
+    def _played(self, e: dict) -> None:
+        target = e["target"]
+        if target is None:
+            return
+        kind = e["card"].rsplit("_", 1)[0]
+        if e["as_kind"] == "shot":
+            kind = "shot"
+        w = AGGRESSION.get(kind)
+        if w is None:
+            return
+        if kind in ("knock_off", "snatch"):
+            self._pick_actor = e["seat"]
+        self.hostile[e["seat"]][target] += w
+        self._cache = None
+
+    def _equipped(self, e: dict) -> None:
+        if e["owner"] != e["seat"] and e["card"].startswith("jail"):
+            self.hostile[e["seat"]][e["owner"]] += AGGRESSION["jail"]
+            self._cache = None
+
+    def _removed(self, actor: int, victim: int, card: str | None) -> None:
+        # Taking a Jail or a Dynamite away from someone is a favour, not an attack.
+        if actor >= 0 and card is not None and card.startswith(("jail", "dynamite")):
+            self.hostile[actor][victim] -= AGGRESSION["knock_off"]
+            self.helped[actor][victim] += 1.0
+            self._cache = None
+
+    def _discarded(self, e: dict) -> None:
+        if e["reason"] == "knock_off":
+            self._removed(self._pick_actor, e["seat"], e["cards"][0] if e["cards"] else None)
+
+    def _stole(self, e: dict) -> None:
+        if e["reason"] == "snatch" and not e["from_hand"]:
+            self._removed(e["seat"], e["victim"], e["card"])
+
+    def _eliminated(self, e: dict) -> None:
+        seat = e["seat"]
+        self.alive[seat] = False
+        self.known[seat] = e["role"]
+        self._cache = None
+
+    # -- conclusions -----------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        """Behaviour score per seat: positive looks like an outlaw, negative like the law."""
+        n = self.n
+        known = self.known
+        hostile, helped = self.hostile, self.helped
+        base = [ATTACK_SIGNAL.get(known.get(b, ""), 0.0) for b in range(n)]
+        first = [sum((hostile[a][b] - helped[a][b]) * base[b] for b in range(n)) for a in range(n)]
+        value = [
+            base[b] if b in known else -UNKNOWN_SIGNAL * max(-1.0, min(1.0, first[b]))
+            for b in range(n)
+        ]
+        sh = self.sheriff
+        out = []
+        for a in range(n):
+            row, hrow = hostile[a], helped[a]
+            s = 0.0
+            for b in range(n):
+                v = value[b]
+                if v:
+                    s += (row[b] - hrow[b]) * v
+            if sh >= 0 and a != sh:
+                s += SHERIFF_HINT * hostile[sh][a]
+            out.append(s)
+        return out
+
+    def pool(self) -> Counter[str]:
+        """Roles at the table not yet pinned on any seat."""
+        pool = Counter(self.roles_at_table)
+        for r in self.known.values():
+            pool[r] -= 1
+        return +pool
+
+    def probabilities(self) -> list[dict[str, float]]:
+        """Per seat, the probability of each role (known seats: certainty). Roles still
+        unaccounted for are spread over the unknown seats, weighted by behaviour; the sheriff
+        of double_agent keeps his two named seats apart (one deputy, one agent)."""
+        if self._cache is not None:
+            return self._cache
+        n = self.n
+        known = self.known
+        out: list[dict[str, float]] = [{known[s]: 1.0} if s in known else {} for s in range(n)]
+        unknown = [s for s in range(n) if s not in known]
+        if unknown:
+            score = self.scores()
+            pool = self.pool()
+            groups: list[tuple[list[int], Counter[str]]] = [(unknown, pool)]
+            if self.me == self.sheriff and self.named:
+                named = [s for s in self.named if s not in known]
+                named_pool = Counter({DEPUTY: 1, DOUBLE_AGENT: 1})
+                for s in self.named:
+                    if s in known:
+                        named_pool[known[s]] -= 1
+                named_pool = +named_pool
+                rest = [s for s in unknown if s not in named]
+                groups = [(named, named_pool), (rest, +(pool - named_pool))]
+            for seats, roles in groups:
+                for s in seats:
+                    out[s] = _posterior(roles, score[s])
+        self._cache = out
+        return out
+
+
+def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
+    x = max(-4.0, min(4.0, score * SLOPE))
+    weights = {}
+    for r, c in pool.items():
+        if r in OUTLAW_SIDE:
+            lik = math.exp(x)
+        elif r == DEPUTY:
+            lik = math.exp(-x)
+        else:
+            lik = 1.0
+        weights[r] = c * lik
+    total = sum(weights.values()) or 1.0
+    return {r: w / total for r, w in weights.items()}
+
+
+_HANDLERS = {
+    "game_started": Beliefs._start,
+    "role_dealt": Beliefs._role,
+    "role_known": Beliefs._role,
+    "deputies_named": Beliefs._named,
+    "played": Beliefs._played,
+    "equipped": Beliefs._equipped,
+    "discarded": Beliefs._discarded,
+    "stole": Beliefs._stole,
+    "eliminated": Beliefs._eliminated,
+}
