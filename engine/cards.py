@@ -118,6 +118,7 @@ DECK: Final[tuple[Card, ...]] = _build_deck()
 CARD_BY_ID: Final = {c.id: c for c in DECK}
 DECK_SIZE: Final = len(DECK)
 CARD_KIND_OF: Final = tuple(c.kind for c in DECK)
+CARD_IDS: Final = tuple(c.id for c in DECK)
 HEARTS: Final = tuple(c.suit == "hearts" for c in DECK)
 EXPLODES: Final = tuple(c.explodes for c in DECK)
 RED: Final = tuple(c.red for c in DECK)

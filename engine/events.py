@@ -7,7 +7,7 @@ form a given viewer may see; the log itself always holds the full events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -18,6 +18,8 @@ class Event:
     KIND: ClassVar[str] = ""
     HIDDEN: ClassVar[tuple[str, ...]] = ()
     private_to: list[int] | None = None
+    # The rendered [public, private] forms, built once: a logged event never changes.
+    forms: list[dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
 
 
 def _event(kind: str, hidden: tuple[str, ...] = ()):
@@ -295,7 +297,7 @@ EVENT_TYPES: tuple[type[Event], ...] = tuple(
 )
 EVENT_BY_KIND: dict[str, type[Event]] = {c.KIND: c for c in EVENT_TYPES}
 _FIELDS: dict[type[Event], tuple[str, ...]] = {
-    c: tuple(f.name for f in fields(c) if f.name != "private_to") for c in EVENT_TYPES
+    c: tuple(f.name for f in fields(c) if f.name not in ("private_to", "forms")) for c in EVENT_TYPES
 }
 
 
@@ -305,22 +307,36 @@ def event_fields(cls: type[Event]) -> tuple[str, ...]:
 
 
 def event_dict(ev: Event, viewer: int | None, full: bool = False) -> dict[str, Any]:
-    """The event as ``viewer`` sees it (None: a spectator; ``full``: the whole event)."""
+    """The event as ``viewer`` sees it (None: a spectator; ``full``: the whole event).
+
+    The public and private forms are built once per event and shared: treat them as read-only.
+    """
+    if full:
+        d = _build(ev, False)
+        if ev.private_to is not None:
+            d["private_to"] = list(ev.private_to)
+        return d
+    private = ev.private_to is None or (viewer is not None and viewer in ev.private_to)
+    forms = ev.forms
+    if forms is None:
+        forms = ev.forms = [None, None]
+    d = forms[private]
+    if d is None:
+        d = forms[private] = _build(ev, not private)
+    return d
+
+
+def _build(ev: Event, hide: bool) -> dict[str, Any]:
     cls = type(ev)
     d: dict[str, Any] = {"kind": cls.KIND}
-    hide = (
-        not full and ev.private_to is not None and (viewer is None or viewer not in ev.private_to)
-    )
     hidden = cls.HIDDEN if hide else ()
     for name in _FIELDS[cls]:
         v = getattr(ev, name)
         if name in hidden:
             v = None
-        elif isinstance(v, list):
+        elif type(v) is list:
             v = list(v)
         d[name] = v
-    if full and ev.private_to is not None:
-        d["private_to"] = list(ev.private_to)
     return d
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import DECK
+from .cards import CARD_IDS
 from .events import event_dict
 from .roles import DOUBLE_AGENT, OUTLAW
 from .state import GameState
@@ -123,8 +123,8 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
                 max_life=p.max_life,
                 hand_size=len(p.hand),
                 distance=None if dist is None or p.seat == seat or not p.alive else dist[p.seat],
-                in_play=[DECK[c].id for c in p.in_play],
-                weapon=DECK[p.weapon].id if p.weapon >= 0 else None,
+                in_play=[CARD_IDS[c] for c in p.in_play],
+                weapon=CARD_IDS[p.weapon] if p.weapon >= 0 else None,
                 stars=[s or None for s in p.stars],
                 role=p.role if public else known.get(p.seat),
                 revealed=public,
@@ -138,7 +138,7 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
         mode=g.mode,
         seats=g.seats,
         role=me.role if me else None,
-        hand=[DECK[c].id for c in me.hand] if me else [],
+        hand=[CARD_IDS[c] for c in me.hand] if me else [],
         named_deputies=named,
         players=players,
         turn=g.turn,
@@ -147,7 +147,7 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
         high_noon=g.high_noon,
         deck_size=len(g.deck),
         discard_size=len(g.discard),
-        discard_top=DECK[g.discard[-1]].id if g.discard else None,
+        discard_top=CARD_IDS[g.discard[-1]] if g.discard else None,
         over=g.over,
         winning_team=g.winning_team,
         winners=list(g.winners),
