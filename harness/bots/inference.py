@@ -25,11 +25,17 @@ UNKNOWN_SIGNAL = 0.6
 SHERIFF_HINT = 0.25
 # Likelihood slope of the behaviour score per role family.
 SLOPE = 1.3
+# Freeing someone from a Jail (or a Dynamite) counts as this much friendliness.
+HELP = 1.0
 OUTLAW_SIDE = (OUTLAW, DOUBLE_AGENT)
 
 
 class Beliefs:
-    """What one seat has learnt about the table from the events it saw."""
+    """What one seat has learnt about the table from the events it saw.
+
+    ``acts[(a, b)]`` is the net aggression of seat ``a`` towards seat ``b`` (attacks count
+    positive, favours negative); ``version`` changes whenever a conclusion may have changed.
+    """
 
     __slots__ = (
         "me",
@@ -39,10 +45,11 @@ class Beliefs:
         "known",
         "named",
         "alive",
-        "hostile",
-        "helped",
+        "acts",
+        "version",
         "_pick_actor",
         "_cache",
+        "_pool",
     )
 
     def __init__(self, me: int) -> None:
@@ -53,10 +60,11 @@ class Beliefs:
         self.known: dict[int, str] = {}  # seat -> role this seat knows (own, revealed, told)
         self.named: list[int] = []  # double_agent: the sheriff's two named seats
         self.alive: list[bool] = []
-        self.hostile: list[list[float]] = []  # hostile[a][b]: aggression of a towards b
-        self.helped: list[list[float]] = []  # helped[a][b]: help of a towards b
+        self.acts: dict[tuple[int, int], float] = {}
+        self.version = 0
         self._pick_actor = -1
         self._cache: list[dict[str, float]] | None = None
+        self._pool: Counter[str] | None = None
 
     # -- feeding events --------------------------------------------------------------------
     def observe(self, events: list[dict]) -> None:
@@ -67,6 +75,15 @@ class Beliefs:
             if h is not None:
                 h(self, e)
 
+    def _changed(self) -> None:
+        self.version += 1
+        self._cache = None
+
+    def _act(self, a: int, b: int, w: float) -> None:
+        key = (a, b)
+        self.acts[key] = self.acts.get(key, 0.0) + w
+        self._changed()
+
     def _start(self, e: dict) -> None:
         n = e["seats"]
         self.n = n
@@ -74,46 +91,40 @@ class Beliefs:
         self.roles_at_table = list(e["roles_at_table"])
         self.known[self.sheriff] = SHERIFF
         self.alive = [True] * n
-        self.hostile = [[0.0] * n for _ in range(n)]
-        self.helped = [[0.0] * n for _ in range(n)]
-        self._cache = None
+        self._pool = None
+        self._changed()
 
     def _role(self, e: dict) -> None:
         if e["role"] is not None:
             self.known[e["seat"]] = e["role"]
-            self._cache = None
+            self._pool = None
+            self._changed()
 
     def _named(self, e: dict) -> None:
         if e["seats"]:
             self.named = list(e["seats"])
-            self._cache = None
+            self._changed()
 
     def _played(self, e: dict) -> None:
         target = e["target"]
         if target is None:
             return
-        kind = e["card"].rsplit("_", 1)[0]
-        if e["as_kind"] == "shot":
-            kind = "shot"
+        kind = "shot" if e["as_kind"] == "shot" else e["card"].rsplit("_", 1)[0]
         w = AGGRESSION.get(kind)
         if w is None:
             return
-        if kind in ("knock_off", "snatch"):
+        if kind == "knock_off" or kind == "snatch":
             self._pick_actor = e["seat"]
-        self.hostile[e["seat"]][target] += w
-        self._cache = None
+        self._act(e["seat"], target, w)
 
     def _equipped(self, e: dict) -> None:
         if e["owner"] != e["seat"] and e["card"].startswith("jail"):
-            self.hostile[e["seat"]][e["owner"]] += AGGRESSION["jail"]
-            self._cache = None
+            self._act(e["seat"], e["owner"], AGGRESSION["jail"])
 
     def _removed(self, actor: int, victim: int, card: str | None) -> None:
         # Taking a Jail or a Dynamite away from someone is a favour, not an attack.
         if actor >= 0 and card is not None and card.startswith(("jail", "dynamite")):
-            self.hostile[actor][victim] -= AGGRESSION["knock_off"]
-            self.helped[actor][victim] += 1.0
-            self._cache = None
+            self._act(actor, victim, -AGGRESSION["knock_off"] - HELP)
 
     def _discarded(self, e: dict) -> None:
         if e["reason"] == "knock_off":
@@ -127,40 +138,38 @@ class Beliefs:
         seat = e["seat"]
         self.alive[seat] = False
         self.known[seat] = e["role"]
-        self._cache = None
+        self._pool = None
+        self._changed()
 
     # -- conclusions -----------------------------------------------------------------------
     def scores(self) -> list[float]:
         """Behaviour score per seat: positive looks like an outlaw, negative like the law."""
         n = self.n
         known = self.known
-        hostile, helped = self.hostile, self.helped
         base = [ATTACK_SIGNAL.get(known.get(b, ""), 0.0) for b in range(n)]
-        first = [sum((hostile[a][b] - helped[a][b]) * base[b] for b in range(n)) for a in range(n)]
+        first = [0.0] * n
+        for (a, b), w in self.acts.items():
+            first[a] += w * base[b]
         value = [
             base[b] if b in known else -UNKNOWN_SIGNAL * max(-1.0, min(1.0, first[b]))
             for b in range(n)
         ]
+        out = [0.0] * n
         sh = self.sheriff
-        out = []
-        for a in range(n):
-            row, hrow = hostile[a], helped[a]
-            s = 0.0
-            for b in range(n):
-                v = value[b]
-                if v:
-                    s += (row[b] - hrow[b]) * v
-            if sh >= 0 and a != sh:
-                s += SHERIFF_HINT * hostile[sh][a]
-            out.append(s)
+        for (a, b), w in self.acts.items():
+            out[a] += w * value[b]
+            if a == sh and w > 0:
+                out[b] += SHERIFF_HINT * w
         return out
 
     def pool(self) -> Counter[str]:
         """Roles at the table not yet pinned on any seat."""
-        pool = Counter(self.roles_at_table)
-        for r in self.known.values():
-            pool[r] -= 1
-        return +pool
+        if self._pool is None:
+            pool = Counter(self.roles_at_table)
+            for r in self.known.values():
+                pool[r] -= 1
+            self._pool = +pool
+        return self._pool
 
     def probabilities(self) -> list[dict[str, float]]:
         """Per seat, the probability of each role (known seats: certainty). Roles still

@@ -20,7 +20,6 @@ changes (no healing, no Cover, unlimited Shots) taken into account.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from bangarena.engine import Decision, Move, PlayerView, SeatView
@@ -37,6 +36,15 @@ OUTLAW_ROLES = (OUTLAW, DOUBLE_AGENT)
 THRESHOLD = {SHERIFF: 0.05, DEPUTY: 0.2, OUTLAW: 0.25, DOUBLE_AGENT: 0.25, RENEGADE: 0.2}
 SHOT_FRACTION = 25 / 80  # share of Shots in the deck: a hand of h cards holds ~0.31 h Shots
 UNLIMITED_CHARACTERS = ("mad_dog",)
+
+
+class _Hand(dict):
+    """Card kinds in hand -> copies (0 for a kind not held)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> int:
+        return 0
 
 
 class Situation:
@@ -60,7 +68,11 @@ class Situation:
         self.me: PlayerView = view.players[bot.seat]
         self.role = view.role or ""
         self.life = self.me.life
-        self.hand = Counter(kind_of(c) for c in view.hand)
+        hand: dict[str, int] = {}
+        for c in view.hand:
+            k = c.rsplit("_", 1)[0]
+            hand[k] = hand.get(k, 0) + 1
+        self.hand = _Hand(hand)
         self.hn = view.high_noon
         self.alive = [p.seat for p in view.players if p.alive and p.seat != bot.seat]
         self._u: list[float] | None = None
@@ -126,6 +138,8 @@ class RuleBot(Bot):
     def __init__(self, seed: int, seat: int) -> None:
         super().__init__(seed, seat)
         self.beliefs = Beliefs(seat)
+        self._u_version = -1
+        self._u: list[float] = []
 
     def choose(self, view: SeatView, decision: Decision) -> str:
         if view.events:
@@ -135,7 +149,14 @@ class RuleBot(Bot):
 
     # -- who to hurt -----------------------------------------------------------------------
     def utilities(self, view: SeatView, role: str) -> list[float]:
-        """Per seat, how much this bot wants to hurt it (0 for itself and the dead)."""
+        """Per seat, how much this bot wants to hurt it (0 for itself and the dead). They change
+        only with the beliefs (an elimination is an event too), so they are kept per version."""
+        if self._u_version != self.beliefs.version:
+            self._u = self._utilities(view, role)
+            self._u_version = self.beliefs.version
+        return self._u
+
+    def _utilities(self, view: SeatView, role: str) -> list[float]:
         b = self.beliefs
         probs = b.probabilities()
         players = view.players
