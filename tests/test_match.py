@@ -1,0 +1,133 @@
+"""The match driver with bot seats and misbehaving seats: full matches, the record (schema,
+replay, per-move annotations), timeouts, exceptions and illegal ids ending in the autopilot,
+and many matches sharing one event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import jsonschema
+
+from bangarena.engine import Decision, SeatView, replay
+from bangarena.engine.config import GameConfig
+from bangarena.harness.match import MatchSettings, run_match
+from bangarena.harness.records import (
+    DecisionTelemetry,
+    MatchRecord,
+    SeatRecord,
+    match_record_schema,
+)
+from bangarena.harness.seats import BotSeat, Deadline, SeatAnswer
+
+VALIDATOR = jsonschema.Draft202012Validator(match_record_schema())
+
+
+def check_record(rec: MatchRecord, settings: MatchSettings) -> dict:
+    """Shared checks: schema-valid JSON, replayable, one annotated move per engine move."""
+    data = json.loads(rec.model_dump_json())
+    VALIDATOR.validate(data)
+    game = rec.game
+    assert [[m.seat, m.move] for m in rec.moves] == game["moves"]
+    again = replay(GameConfig(settings.seats, settings.mode, settings.max_rounds), settings.seed,
+                   game["moves"])  # fmt: skip
+    assert again.result() == rec.result and rec.result is not None
+    assert rec.totals.match.decisions == len(rec.moves) == rec.result["decisions"]
+    assert sum(t.decisions for t in rec.totals.seats) == len(rec.moves)
+    return data
+
+
+async def test_a_bot_match_plays_to_the_end_with_a_valid_record() -> None:
+    settings = MatchSettings(seats=6, mode="double_agent", seed=5)
+    seats = [BotSeat("rule" if i % 2 else "random", 50 + i, i) for i in range(6)]
+    rec = await run_match(settings, seats)
+    data = check_record(rec, settings)
+    assert all(m.how == "chosen" and m.chosen_by == "bot" for m in rec.moves)
+    assert [s["controller"] for s in data["seats"]] == ["bot"] * 6
+    assert data["versions"]["engine"] and data["versions"]["prompts"]
+    assert rec.totals.match.autopilot_moves == 0
+    assert rec.totals.seats[0].first_try_valid_rate is None  # not a model: no such rate
+
+
+class SlowSeat:
+    """Answers correctly but too late on its first decisions."""
+
+    controller, kind, spec, display_name = "ai", "model", "test:slow", "Slow"
+
+    def __init__(self, late: int, sleep_s: float) -> None:
+        self.late, self.sleep_s, self.calls = late, sleep_s, 0
+
+    async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
+        self.calls += 1
+        if self.calls <= self.late:
+            await asyncio.sleep(self.sleep_s)
+        return SeatAnswer(decision.ids[-1], DecisionTelemetry())
+
+    def seat_record(self, seat: int, time_per_move_s: float, transcripts: bool) -> SeatRecord:
+        return SeatRecord(seat=seat, spec=self.spec, display_name=self.display_name,
+                          controller="ai", kind="model", time_per_move_s=time_per_move_s)  # fmt: skip
+
+    async def aclose(self) -> None:
+        return None
+
+
+class BrokenSeat(SlowSeat):
+    """Raises on odd calls, answers an illegal id on even ones."""
+
+    async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
+        self.calls += 1
+        if self.calls % 2:
+            raise RuntimeError("the seat crashed")
+        return SeatAnswer("no_such_move", DecisionTelemetry())
+
+
+async def test_a_slow_seat_is_autopiloted_on_timeout_and_the_match_goes_on() -> None:
+    settings = MatchSettings(seats=4, seed=2, time_per_move_s=30, model_time_per_move_s=0.1,
+                             grace_s=0.05)  # fmt: skip
+    slow = SlowSeat(late=2, sleep_s=5.0)
+    seats = [slow, *(BotSeat("rule", i, i) for i in range(1, 4))]
+    rec = await run_match(settings, seats)
+    check_record(rec, settings)
+    mine = [m for m in rec.moves if m.seat == 0]
+    assert [m.autopilot_reason for m in mine[:2]] == ["timeout", "timeout"]
+    assert all(m.how == "autopilot" and m.chosen_by == "autopilot" for m in mine[:2])
+    assert all(m.how == "chosen" for m in mine[2:])
+    assert all(0.1 <= m.elapsed_s < 0.5 for m in mine[:2])
+    assert rec.totals.seats[0].autopilot == {"timeout": 2}
+    assert rec.seats[0].time_per_move_s == 0.1 and rec.seats[1].time_per_move_s == 30
+
+
+async def test_a_crashing_or_lying_seat_never_stops_the_table() -> None:
+    settings = MatchSettings(seats=5, seed=8)
+    seats = [BotSeat("random", i, i) for i in range(5)]
+    seats[2] = BrokenSeat(0, 0)
+    rec = await run_match(settings, seats)
+    check_record(rec, settings)
+    mine = [m for m in rec.moves if m.seat == 2]
+    assert mine and all(m.how == "autopilot" and m.autopilot_reason == "seat_error" for m in mine)
+    assert "the seat crashed" in mine[0].reason
+    if len(mine) > 1:
+        assert "no_such_move" in mine[1].reason
+
+
+async def test_many_matches_share_one_event_loop() -> None:
+    settings = [MatchSettings(seats=4 + i % 5, seed=i) for i in range(24)]
+    records = await asyncio.gather(
+        *(
+            run_match(s, [BotSeat("rule", 7 * s.seed + j, j) for j in range(s.seats)])
+            for s in settings
+        )
+    )
+    for s, rec in zip(settings, records, strict=True):
+        assert rec.config.seed == s.seed and rec.result is not None
+        assert len(rec.game["moves"]) == rec.result["decisions"]
+    # the same seeds and seats reproduce the same games
+    again = await run_match(settings[3], [BotSeat("rule", 21 + j, j) for j in range(7)])
+    assert again.game["moves"] == records[3].game["moves"]
+
+
+def test_match_record_schema_is_a_json_schema() -> None:
+    schema = match_record_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["title"] == "BangArena match record"
+    assert {"seats", "moves", "totals", "game", "versions"} <= set(schema["required"])

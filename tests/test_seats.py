@@ -1,0 +1,171 @@
+"""Seats: the deadline and its rate-limit credit, bot seats, the terminal seat (a real pipe),
+and seat specs from the CLI (kinds, bad specs, missing keys)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import time
+
+import pytest
+from rich.console import Console
+
+from bangarena.engine import GameConfig, new_game
+from bangarena.harness.model_spec import ModelOptions
+from bangarena.harness.seats import (
+    BotSeat,
+    Deadline,
+    HumanSeat,
+    ModelSeat,
+    SeatSpecError,
+    build_seat,
+    plan_seat,
+)
+
+
+def test_deadline_credit_is_capped() -> None:
+    d = Deadline(10.0, backoff_cap_s=3.0)
+    assert 9.9 < d.remaining() <= 10.0
+    assert d.credit(2.0) == 2.0
+    assert d.credit(2.0) == 1.0
+    assert d.credit(5.0) == 0.0
+    assert d.credited_s == 3.0
+    assert 12.9 < d.remaining() <= 13.0
+    assert not d.expired and Deadline(0.0).expired
+
+
+async def test_bot_seats_answer_legal_moves_reproducibly() -> None:
+    for kind in ("rule", "random"):
+        runs = []
+        for _ in range(2):
+            game = new_game(GameConfig(seats=5), 9)
+            seats = [BotSeat(kind, 100 + i, i) for i in range(5)]
+            cursors = [0] * 5
+            chosen = []
+            for _ in range(80):
+                d = game.decision
+                view = game.view(d.seat, since=cursors[d.seat])
+                cursors[d.seat] = view.cursor
+                ans = await seats[d.seat].decide(view, d, Deadline(1))
+                assert ans.move_id in d.ids and ans.telemetry.attempts == []
+                chosen.append(ans.move_id)
+                game.apply(d.seat, ans.move_id)
+                if game.over:
+                    break
+            runs.append(chosen)
+        assert runs[0] == runs[1]
+        assert seats[0].seat_record(0, 60, True).controller == "bot"
+
+
+class Pipe:
+    """A real OS pipe: the seat reads its end line by line, the test writes to the other."""
+
+    def __init__(self) -> None:
+        r, w = os.pipe()
+        self.reader = os.fdopen(r, "r", buffering=1)
+        self.writer = os.fdopen(w, "w", buffering=1)
+
+    def type(self, line: str) -> None:
+        self.writer.write(line + "\n")
+        self.writer.flush()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _human(pipe: Pipe) -> tuple[HumanSeat, io.StringIO]:
+    out = io.StringIO()
+    return HumanSeat(stream=pipe.reader, console=Console(file=out, width=120)), out
+
+
+async def test_human_seat_reads_numbers_and_ids_without_blocking_the_loop() -> None:
+    pipe = Pipe()
+    seat, out = _human(pipe)
+    game = new_game(GameConfig(seats=4), 3)
+    d = game.decision
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    tick = asyncio.create_task(ticker())
+    asyncio.get_running_loop().call_later(0.15, pipe.type, "nonsense")
+    asyncio.get_running_loop().call_later(0.2, pipe.type, "2")
+    ans = await seat.decide(game.view(d.seat), d, Deadline(5))
+    tick.cancel()
+    assert ans.move_id == d.ids[1]
+    assert ticks >= 5  # the loop kept running while the person was thinking
+    text = out.getvalue()
+    assert " 2. " in text and d.ids[1] in text and "not 1–" in text
+    game.apply(d.seat, ans.move_id)
+    d = game.decision
+    pipe.type(d.ids[-1])
+    ans = await seat.decide(game.view(d.seat), d, Deadline(5))
+    assert ans.move_id == d.ids[-1]
+    pipe.close()
+
+
+async def test_human_seat_times_out_then_ignores_the_late_line_and_handles_eof() -> None:
+    pipe = Pipe()
+    seat, out = _human(pipe)
+    game = new_game(GameConfig(seats=4), 3)
+    d = game.decision
+    t0 = time.monotonic()
+    ans = await seat.decide(game.view(d.seat), d, Deadline(0.2))
+    assert ans.move_id is None and ans.telemetry.autopilot_reason == "timeout"
+    assert 0.15 < time.monotonic() - t0 < 1.0
+    pipe.type("1")  # typed too late: not the answer to the next decision
+    await asyncio.sleep(0.05)
+    pipe.close()
+    ans = await seat.decide(game.view(d.seat), d, Deadline(2))
+    assert ans.move_id is None and ans.telemetry.autopilot_reason == "no_answer"
+    assert "Time is up" in out.getvalue()
+
+
+def test_plan_seat_kinds() -> None:
+    assert plan_seat("rule").kind == "rule"
+    assert plan_seat("random").kind == "random"
+    assert plan_seat("human").kind == "human"
+    assert plan_seat("scripted").kind == "scripted"
+    p = plan_seat("scripted:random")
+    assert p.kind == "scripted" and p.spec.model == "random"
+    p = plan_seat("openai:qwen2.5:7b@http://127.0.0.1:11434/v1")
+    assert p.kind == "model" and p.spec.model == "qwen2.5:7b"
+    assert p.spec.base_url == "http://127.0.0.1:11434/v1"
+    p = plan_seat("local", {"local": ModelOptions(spec="anthropic:claude-x", max_tokens=99)})
+    assert p.spec.provider == "anthropic" and p.options.max_tokens == 99
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("gemini:pro", "unknown provider 'gemini'"),
+        ("bot", "malformed model spec"),
+        ("openai:", "model name is empty"),
+        ("scripted:smart", "unknown scripted policy"),
+        ("", "empty model spec"),
+    ],
+)
+def test_bad_seat_specs_name_the_problem(spec: str, words: str) -> None:
+    with pytest.raises(SeatSpecError) as e:
+        plan_seat(spec)
+    assert words in str(e.value) and "A seat is one of rule, random, human" in str(e.value)
+
+
+def test_missing_api_key_is_found_when_the_seat_is_built() -> None:
+    plan = plan_seat("openai:gpt-4.1-mini")
+    with pytest.raises(SeatSpecError, match="needs an API key: set OPENAI_API_KEY"):
+        build_seat(plan, seat=2, seed=1, environ={})
+    local = build_seat(plan_seat("openai:llama@http://127.0.0.1:9/v1"), seat=2, seed=1, environ={})
+    assert isinstance(local, ModelSeat) and local.controller == "ai"
+    scripted = build_seat(plan_seat("scripted"), seat=1, seed=1, environ={})
+    assert isinstance(scripted, ModelSeat)
+    assert (scripted.controller, scripted.kind, scripted.display_name) == (
+        "bot",
+        "scripted",
+        "Scripted 2",
+    )
