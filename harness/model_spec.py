@@ -246,26 +246,32 @@ def load_model_options(path: str | Path) -> dict[str, ModelOptions]:
 def resolve_model(
     name: str, table: Mapping[str, ModelOptions] | None = None
 ) -> tuple[ModelSpec, ModelOptions]:
-    """A seat's model: `name` is a table key (spec or display name) or a spec string.
+    """A seat's model: `name` is a table key, a display name or a spec string.
 
-    Lookup order: the exact key; the spec without its base URL; a table whose `display_name` or
-    `spec` equals `name`; otherwise default options. A table keyed by a plain name gets that name
-    as its display name unless it sets one.
+    Lookup order: the exact key; a table whose `display_name` is `name`; a table keyed by the
+    spec (with or without its base URL) or whose `spec` option is that spec; otherwise default
+    options. A table keyed by a plain name gets that name as its display name unless it sets one.
     """
     table = table or {}
-    if name in table:
-        options = table[name]
-        spec = parse_model_spec(options.spec or name)
+
+    def named(key: str, options: ModelOptions) -> tuple[ModelSpec, ModelOptions]:
+        spec = parse_model_spec(options.spec or key)
         if options.spec is not None and options.display_name is None:
-            options = options.model_copy(update={"display_name": name})
+            options = options.model_copy(update={"display_name": key})
         return spec, options
+
+    if name in table:
+        return named(name, table[name])
+    for key, options in table.items():
+        if options.display_name == name:
+            return named(key, options)
     spec = parse_model_spec(name)
     for key in (str(spec), f"{spec.provider}:{spec.model}"):
         if key in table:
             return spec, table[key]
-    for options in table.values():
-        if name in (options.display_name, options.spec):
-            return spec, options
+    for key, options in table.items():
+        if options.spec is not None and parse_model_spec(options.spec) == spec:
+            return named(key, options)
     return spec, ModelOptions()
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -12,6 +14,7 @@ if TYPE_CHECKING:
     from .providers.base import Usage
 
 MTOK = 1_000_000
+COST_MAP_FILE = "model_prices_and_context_window_backup.json"
 
 
 def cost_usd(usage: Usage, options: ModelOptions | None, model: str) -> float | None:
@@ -62,18 +65,30 @@ def _candidates(model: str) -> list[str]:
     return [name, f"{provider}/{name}"]
 
 
-@functools.lru_cache(maxsize=512)
-def litellm_prices(model: str) -> tuple[float, float, float, float] | None:
-    """(input, cache read, cache write, output) USD per token from litellm's bundled map."""
-    if importlib.util.find_spec("litellm") is None:
-        return None
+@functools.cache
+def litellm_cost_map() -> dict[str, Any]:
+    """litellm's bundled cost map, read from its JSON file without importing litellm (which
+    takes seconds); empty when litellm is not installed."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / COST_MAP_FILE
+        if path.is_file():
+            return json.loads(path.read_bytes())
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
-    table: dict[str, Any] = litellm.model_cost
+    return dict(litellm.model_cost)
+
+
+@functools.lru_cache(maxsize=512)
+def litellm_prices(model: str) -> tuple[float, float, float, float] | None:
+    """(input, cache read, cache write, output) USD per token from litellm's cost map."""
+    table = litellm_cost_map()
     for key in _candidates(model):
         entry = table.get(key)
-        if not entry or entry.get("input_cost_per_token") is None:
+        if not isinstance(entry, dict) or entry.get("input_cost_per_token") is None:
             continue
         p_in = float(entry["input_cost_per_token"])
         p_out = float(entry.get("output_cost_per_token") or 0.0)

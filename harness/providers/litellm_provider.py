@@ -31,9 +31,12 @@ def import_litellm() -> Any:
     """Import litellm with its bundled cost map (no network fetch at import)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        return importlib.import_module("litellm")
+        module = importlib.import_module("litellm")
     except ImportError as exc:
         raise ImportError(INSTALL_HINT) from exc
+    module.suppress_debug_info = True  # no "Give Feedback" banners on stdout for each error
+    module.telemetry = False
+    return module
 
 
 def wants_cache_control(model: str) -> bool:
@@ -41,8 +44,25 @@ def wants_cache_control(model: str) -> bool:
     return "claude" in model or model.startswith("anthropic/")
 
 
+def _transport_cause(exc: BaseException) -> Exception | None:
+    """litellm reports a refused connection as a 500; find the transport error underneath."""
+    import openai
+
+    seen = 0
+    node: BaseException | None = exc
+    while node is not None and seen < 12:
+        if isinstance(node, openai.APIConnectionError):  # APITimeoutError included
+            return node
+        node = node.__cause__ or node.__context__
+        seen += 1
+    return None
+
+
 def map_litellm_error(exc: Exception) -> ProviderError:
     """litellm's exceptions subclass openai's; keep the Retry-After header it preserves."""
+    cause = _transport_cause(exc)
+    if cause is not None:
+        return map_openai_error(cause)
     error = map_openai_error(exc)
     status = getattr(exc, "status_code", None)
     if error.kind == "bad_request" and error.status is None and isinstance(status, int):

@@ -98,7 +98,10 @@ def _make_litellm(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: 
     from ..model_spec import ModelSpecError
     from .litellm_provider import LiteLLMProvider, import_litellm
 
-    litellm = import_litellm()
+    try:
+        litellm = import_litellm()
+    except ImportError as exc:
+        raise ModelSpecError(f"provider 'litellm' is not available: {exc}") from None
     env = os.environ if environ is None else environ
     api_key = env.get(options.api_key_env) if options.api_key_env else None
     if options.api_key_env and not api_key:
@@ -109,6 +112,10 @@ def _make_litellm(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: 
             raise ModelSpecError(
                 f"model {str(spec)!r} needs an API key: set {' and '.join(check['missing_keys'])}"
             )
+    if api_key is None and spec.base_url is not None:
+        from .openai_provider import DUMMY_API_KEY
+
+        api_key = DUMMY_API_KEY  # a local server may need none; litellm's clients insist
     return LiteLLMProvider(
         spec.model, base_url=spec.base_url, api_key=api_key, concurrency=options.concurrency
     )
