@@ -182,6 +182,14 @@ def test_grip_outlaw_takes_from_the_sheriff() -> None:
     assert choice(game) == "grip@0"
 
 
+def test_bonesetter_heals_on_his_last_life() -> None:
+    fields = {0: {"character": "bonesetter", "life": 1}}
+    game = five(4, {4: ["shot"], 0: ["wagon", "bazaar"]}, seat_fields=fields)
+    game.apply(4, "shot@0")
+    assert game.decision.kind == "answer_shot" and "heal" in game.decision.ids
+    assert choice(game) == "heal"
+
+
 def test_glory_upgrade_by_situation() -> None:
     early = five(0, {0: ["shot"]}, seat_fields={4: {"life": 1}}, round=2)
     early.apply(0, "shot@4")

@@ -80,6 +80,8 @@ class Beliefs:
         self._cache = None
 
     def _act(self, a: int, b: int, w: float) -> None:
+        if a == self.me:
+            return  # my own acts tell me nothing about the others
         key = (a, b)
         self.acts[key] = self.acts.get(key, 0.0) + w
         self._changed()
@@ -202,18 +204,20 @@ class Beliefs:
 
 
 def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
-    x = max(-4.0, min(4.0, score * SLOPE))
+    x = score * SLOPE
+    x = -4.0 if x < -4.0 else (4.0 if x > 4.0 else x)
+    up = math.exp(x)
     weights = {}
+    total = 0.0
     for r, c in pool.items():
-        if r in OUTLAW_SIDE:
-            lik = math.exp(x)
-        elif r == DEPUTY:
-            lik = math.exp(-x)
-        else:
-            lik = 1.0
-        weights[r] = c * lik
-    total = sum(weights.values()) or 1.0
-    return {r: w / total for r, w in weights.items()}
+        # Outlaws attack lawmen, deputies attack outlaws; the renegade may do either.
+        w = c * (up if r in OUTLAW_SIDE else (1.0 / up if r == DEPUTY else 1.0))
+        weights[r] = w
+        total += w
+    if total:
+        for r in weights:
+            weights[r] /= total
+    return weights
 
 
 _HANDLERS = {

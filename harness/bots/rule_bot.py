@@ -58,7 +58,7 @@ class Situation:
         "life",
         "hand",
         "hn",
-        "alive",
+        "_alive",
         "_u",
     )
 
@@ -74,8 +74,16 @@ class Situation:
             hand[k] = hand.get(k, 0) + 1
         self.hand = _Hand(hand)
         self.hn = view.high_noon
-        self.alive = [p.seat for p in view.players if p.alive and p.seat != bot.seat]
+        self._alive: list[int] | None = None
         self._u: list[float] | None = None
+
+    @property
+    def alive(self) -> list[int]:
+        """The other living seats."""
+        if self._alive is None:
+            me = self.bot.seat
+            self._alive = [p.seat for p in self.view.players if p.alive and p.seat != me]
+        return self._alive
 
     # -- utilities -------------------------------------------------------------------------
     @property

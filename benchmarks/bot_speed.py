@@ -1,0 +1,123 @@
+"""Rule-bot speed on one core: full 7-seat classic games with a rule bot in every seat, driven
+exactly as ``bangarena simulate --players rule`` drives them (one ``game.view(seat, since=...)``
+per decision), with the time split between the engine (apply), view building and the bots.
+
+Usage: python benchmarks/bot_speed.py [--games 300] [--seats 7] [--mode classic] [--profile]
+
+Prints games/s and decisions/s (player decisions; forced moves are applied by the engine),
+wall-clock and CPU, and for reference the same deals played by uniform random choices with no
+views (the engine alone) and with a view built per decision (the engine plus views).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import time
+
+from bangarena.engine import GameConfig, new_game
+from bangarena.harness.bots import make_bot
+from bangarena.harness.simulate import bot_seed
+
+
+def rule_games(config: GameConfig, games: int) -> dict[str, float]:
+    """Rule bots in every seat; seconds spent in views, bots and the engine."""
+    pc = time.perf_counter
+    t_view = t_bot = t_apply = 0.0
+    decisions = 0
+    wall, cpu = pc(), time.process_time()
+    for seed in range(games):
+        game = new_game(config, seed)
+        n = config.seats
+        bots = [make_bot("rule", bot_seed(seed, s), s) for s in range(n)]
+        cursors = [0] * n
+        while not game.over:
+            a = pc()
+            decision = game.decision
+            seat = decision.seat
+            view = game.view(seat, since=cursors[seat])
+            cursors[seat] = view.cursor
+            b = pc()
+            move = bots[seat].choose(view, decision)
+            c = pc()
+            game.apply(seat, move)
+            t_view += b - a
+            t_bot += c - b
+            t_apply += pc() - c
+            decisions += 1
+    return {
+        "wall": pc() - wall,
+        "cpu": time.process_time() - cpu,
+        "decisions": decisions,
+        "view": t_view,
+        "bot": t_bot,
+        "apply": t_apply,
+    }
+
+
+def random_games(config: GameConfig, games: int, views: bool) -> dict[str, float]:
+    """Uniform random choices on the same deals, with or without a view per decision."""
+    decisions = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for seed in range(games):
+        game = new_game(config, seed)
+        rnd = random.Random(seed)
+        cursors = [0] * config.seats
+        while not game.over:
+            if views:
+                seat = game.to_move
+                cursors[seat] = game.view(seat, since=cursors[seat]).cursor
+            moves = game.legal_moves
+            game.apply_fast(moves[rnd.randrange(len(moves))])
+            decisions += 1
+    return {
+        "wall": time.perf_counter() - wall,
+        "cpu": time.process_time() - cpu,
+        "decisions": decisions,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seats", type=int, default=7)
+    ap.add_argument("--mode", default="classic")
+    ap.add_argument("--profile", action="store_true", help="also print a cProfile of the loop")
+    args = ap.parse_args()
+    config = GameConfig(seats=args.seats, mode=args.mode)
+    n = args.games
+
+    r = rule_games(config, n)
+    d = r["decisions"]
+    print(f"rule bots, {args.seats} seats {args.mode}, {n} games, {d / n:.0f} decisions/game")
+    print(f"  games/s      {n / r['wall']:8.1f} wall   {n / r['cpu']:8.1f} cpu")
+    print(f"  decisions/s  {d / r['wall']:8.0f} wall   {d / r['cpu']:8.0f} cpu")
+    print(
+        "  per decision (µs): "
+        f"view {1e6 * r['view'] / d:.1f}, bot {1e6 * r['bot'] / d:.1f}, "
+        f"engine apply {1e6 * r['apply'] / d:.1f}"
+    )
+    total = r["view"] + r["bot"] + r["apply"]
+    print(
+        "  share of the loop: "
+        f"view {100 * r['view'] / total:.0f} %, bot {100 * r['bot'] / total:.0f} %, "
+        f"engine {100 * r['apply'] / total:.0f} %"
+    )
+    for label, views in (("random, no views (engine alone)", False), ("random + a view per decision", True)):  # fmt: skip
+        x = random_games(config, n, views)
+        print(
+            f"{label}: {n / x['wall']:.1f} games/s wall, {n / x['cpu']:.1f} cpu, "
+            f"{x['decisions'] / n:.0f} decisions/game"
+        )
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        rule_games(config, max(n // 3, 1))
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()
