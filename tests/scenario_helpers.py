@@ -244,6 +244,10 @@ def check(game: Game, expect: dict[str, Any], evs: Sequence[dict[str, Any]] = ()
         elif key == "events":
             assert_in_order(evs, want)
             continue
+        elif key == "absent":
+            found = [e for kind, fields in want for e in of_kind(evs, kind, **fields)]
+            assert not found, f"unexpected events: {found}"
+            continue
         elif key == "no_events":
             found = [e for e in evs if e["kind"] in want]
             assert not found, f"unexpected events: {found}"
