@@ -4,7 +4,7 @@ rule bots and every other seat is a random bot, against the same team played by 
 of the rule seats. Prints Markdown (the tables of docs/bots.md).
 
 Usage: python benchmarks/bot_strength.py [--games 2000] [--seed 1] [--seats 4,5,7]
-           [--mode classic] [--json out.json]
+           [--mode classic] [--json out.json] [--ladder-games N]
 
 Each cell is exactly ``bangarena simulate --games N --seed S --seats K --mode classic
 --players TEAM=rule --no-check`` (baseline: ``--players random``).
@@ -45,6 +45,12 @@ def main() -> None:
     ap.add_argument("--seats", default="4,5,7")
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--json", default=None, help="also write the raw figures here")
+    ap.add_argument(
+        "--ladder-games",
+        type=int,
+        default=None,
+        help="games per cell of the rule-table ladder (default: --games; 0 skips it)",
+    )
     args = ap.parse_args()
     seat_counts = [s.strip() for s in args.seats.split(",")]
     raw: dict[str, dict] = {}
@@ -94,9 +100,40 @@ def main() -> None:
           "in hand and in range | outlaw Shots at outlaws |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
     print("\n".join(base_rows))
+    ladder_games = args.games if args.ladder_games is None else args.ladder_games
+    if ladder_games:
+        print(_ladder(seat_counts, ladder_games, args.seed, args.mode, raw))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(raw, f, indent=1)
+
+
+def _ladder(seat_counts: list[str], games: int, seed: int, mode: str, raw: dict) -> str:
+    """A harder yardstick: every seat a rule bot, against the same table with one team's seats
+    turned random (``--players TEAM=random`` over a rule table)."""
+    lines = [
+        f"\nRule table ladder ({games} games per cell): each team's win rate with every seat a "
+        "rule bot, against the same team played by random bots among rule bots:\n",
+        "| seats | team | all rule | team random, others rule | gain (points) | "
+        "interval above | games/s (all rule) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for seats in seat_counts:
+        full = simulate(games, seed, seats, mode, check=False, players="rule")
+        raw[f"{seats}/rule"] = full.to_dict()
+        for team in TEAM_CHOICES:
+            others = ",".join(f"{t}=rule" for t in TEAM_CHOICES if t != team)
+            cell = simulate(
+                games, seed, seats, mode, check=False, players=f"{team}=random,{others}"
+            )
+            raw[f"{seats}/{team}=random,{others}"] = cell.to_dict()
+            w, b = full.wins[team], cell.wins[team]
+            verdict = "yes" if wilson(w, games)[0] > wilson(b, games)[1] else "no"
+            lines.append(
+                f"| {seats} | {team} | {fmt(w, games)} | {fmt(b, games)} | "
+                f"{100 * (w - b) / games:+.1f} | {verdict} | {full.games / full.seconds:.0f} |"
+            )
+    return "\n".join(lines)
 
 
 def _pair(s: dict, num: str, den: str) -> str:
