@@ -220,3 +220,14 @@ async def test_invalid_json_illegal_and_empty_answers(fake, script, provider):
     assert json.loads(illegal.text)["move"] == ILLEGAL_ID
     empty = await provider.complete(make_request("text", model=MODEL))
     assert empty.text is None and empty.finish_reason == "stop"
+
+
+def test_one_provider_serves_successive_event_loops(fake, script, monkeypatch):
+    import asyncio
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    p = get_provider(fake.spec(MODEL))
+    for _ in range(3):
+        reply = asyncio.run(p.complete(make_request("tool", model=MODEL)))
+        assert json.loads(reply.text)["move"] in LEGAL
+    asyncio.run(p.aclose())

@@ -262,3 +262,21 @@ async def test_concurrency_limit_bounds_requests_in_flight(fake, script, monkeyp
         await p.aclose()
     assert len(replies) == 6
     assert elapsed >= 0.15 * 3 * 0.95  # three waves of two
+
+
+def test_one_provider_serves_successive_event_loops(fake, script, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    from bangarena.harness.model_spec import ModelOptions
+
+    p = get_provider(fake.spec("gpt-fake"), ModelOptions(concurrency=1))
+
+    async def two_calls() -> list[str]:
+        replies = await asyncio.gather(
+            *(p.complete(make_request(model="gpt-fake")) for _ in range(2))
+        )
+        return [json.loads(r.text)["move"] for r in replies]
+
+    for _ in range(3):  # each asyncio.run is a new loop; pooled connections must not leak across
+        assert set(asyncio.run(two_calls())) <= set(LEGAL)
+    asyncio.run(p.aclose())
+    assert len(fake.requests) == 6
