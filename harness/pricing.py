@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .model_spec import ModelOptions
+    from .model_spec import ModelOptions, ModelSpec
     from .providers.base import Usage
 
 MTOK = 1_000_000
 COST_MAP_FILE = "model_prices_and_context_window_backup.json"
 
 
-def cost_usd(usage: Usage, options: ModelOptions | None, model: str) -> float | None:
+def cost_usd(usage: Usage, options: ModelOptions | None, model: str | ModelSpec) -> float | None:
     """The cost of `usage` for `model` (a bare model name or a `PROVIDER:MODEL` spec).
 
     With `price_input_per_mtok` and `price_output_per_mtok` set in the options: uncached input
@@ -36,6 +36,7 @@ def cost_usd(usage: Usage, options: ModelOptions | None, model: str) -> float | 
         return _cost(
             usage, p_in / MTOK, p_cached / MTOK, p_in / MTOK, options.price_output_per_mtok / MTOK
         )
+    model = str(model)
     if model.startswith("scripted"):
         return None
     entry = litellm_prices(model)

@@ -229,3 +229,5 @@ def test_cost_from_litellms_map_when_installed():
     )
     assert cost_usd(usage, None, "openai:gpt-4o-mini") == pytest.approx(expected)
     assert litellm_prices("gpt-4o-mini") == litellm_prices("openai:gpt-4o-mini")
+    spec = parse_model_spec("openai:gpt-4o-mini@http://127.0.0.1:9/v1")
+    assert cost_usd(usage, None, spec) == pytest.approx(expected)
