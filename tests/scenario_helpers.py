@@ -46,7 +46,7 @@ def scenario(*seats: dict[str, Any] | str, **fields: Any) -> dict[str, Any]:
     used = {s.get("character") for s in specs}
     pool = [c for c in FILLERS if c not in used]
     for s in specs:
-        if s.get("character") is None:
+        if s.get("character") is None and pool:
             s["character"] = pool.pop(0)
     return {"seed": 1, **fields, "seats": specs}
 
