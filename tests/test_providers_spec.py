@@ -231,3 +231,17 @@ def test_cost_from_litellms_map_when_installed():
     assert litellm_prices("gpt-4o-mini") == litellm_prices("openai:gpt-4o-mini")
     spec = parse_model_spec("openai:gpt-4o-mini@http://127.0.0.1:9/v1")
     assert cost_usd(usage, None, spec) == pytest.approx(expected)
+
+
+def test_retry_after_forms():
+    import email.utils
+    import time
+
+    from bangarena.harness.providers import parse_retry_after
+
+    assert parse_retry_after({"retry-after": "7"}) == 7.0
+    assert parse_retry_after({"retry-after-ms": "1500", "retry-after": "7"}) == 1.5
+    later = email.utils.formatdate(time.time() + 30, usegmt=True)
+    assert 25 <= parse_retry_after({"retry-after": later}) <= 31
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    assert parse_retry_after({}) is None and parse_retry_after(None) is None
