@@ -621,3 +621,13 @@ def test_deck_table() -> None:
     ranks = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
     assert all(c.rank in ranks for c in DECK)
     assert card("shot", hearts=True) == "shot_01"
+
+
+def test_weapon_range_does_not_extend_snatch() -> None:
+    game = load(
+        S("sheriff", hand=["snatch", KEEP], weapon="long_rifle"),
+        S("renegade", hand=["shot"]),
+        S("outlaw", hand=["shot"]),
+        "outlaw",
+    )
+    assert [m.id for m in game.legal_moves if m.card == "snatch"] == ["snatch@1"]

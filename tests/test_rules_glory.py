@@ -708,3 +708,53 @@ def test_a_victory_drops_the_rest_of_a_buckshot() -> None:
         },
         evs,
     )
+
+
+def test_dynamite_killing_the_last_deputy_still_gives_last_bullet() -> None:
+    game = load(
+        S("sheriff", hand=[KEEP]),
+        S("deputy", life=2, hand=["shot"], in_play=["dynamite"]),
+        S("outlaw", "scavenger"),
+        "outlaw",
+        "renegade",
+        turn=1,
+        step="turn_start",
+        deck=[BOOM],
+    )
+    evs = events(game)
+    check(
+        game,
+        {
+            "decision": (0, "glory_upgrade"),
+            # The exploding Dynamite was discarded first: the Scavenger never gets it.
+            "hand": {2: ["shot_01"]},
+            "discard": [BOOM, "dynamite_01"],
+            "events": [
+                ("eliminated", {"seat": 1, "killer": None}),
+                ("scavenged", {"seat": 2, "in_play": []}),
+            ],
+        },
+        evs,
+    )
+    run(game, ["upgrade:endurance"])
+    assert of_kind(events(game), "star_gained") == [
+        {"kind": "star_gained", "seat": 0, "upgrade": "endurance", "reason": "last_bullet"}
+    ]
+
+
+def test_instinct_put_back_card_is_private() -> None:
+    game = load(
+        S("sheriff", "twin_barrels", hand=[KEEP], stars=["instinct"]),
+        "renegade",
+        "outlaw",
+        "outlaw",
+        step="turn_start",
+        deck=["shot_05", "duel_02", "horse_01"],
+    )
+    run(game, ["return:horse_01"])
+    assert of_kind(game.events(0), "put_back")[0]["card"] == "horse_01"
+    for viewer in (None, 1, 2, 3):
+        seen = game.events(viewer)
+        assert of_kind(seen, "put_back")[0]["card"] is None
+        assert of_kind(seen, "looked")[0]["cards"] is None
+        assert "horse_01" not in str(seen)

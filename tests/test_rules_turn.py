@@ -631,3 +631,41 @@ def test_what_a_seat_sees_of_every_seat() -> None:
     assert (p3.role, p3.revealed, p3.hand_size, p3.distance) == (None, False, 1, 1)
     assert p0.distance == 1
     assert legal(game)[0] == "end_turn"
+
+
+def test_an_eliminated_player_stays_as_a_spectator() -> None:
+    game = load(
+        S("sheriff", hand=[KEEP]),
+        S("renegade", alive=False),
+        "outlaw",
+        "outlaw",
+    )
+    view = game.view(1)
+    assert view.role == "renegade" and view.hand == []
+    assert all(p.distance is None for p in view.players)
+    assert view.decision.seat == 0
+    assert of_kind(view.events, "game_started")
+
+
+def test_coin_tosses_do_not_change_the_next_reshuffle() -> None:
+    """rules.md §11: separate seeded streams — one more coin toss leaves the reshuffle alone."""
+
+    def draw_after_a_shot(cover: bool) -> tuple[list[str], list[str]]:
+        sc = scenario(
+            S("sheriff", hand=["shot", KEEP]),
+            S("renegade", "twin_barrels", in_play=["cover"] if cover else []),
+            "outlaw",
+            "outlaw",
+            discard=["duel_01", "horse_01", "jail_01", "scope_01", "bazaar_01", "caravan_01"],
+            seed=5,
+        )
+        game = load_scenario(with_everything_placed(sc, 3))
+        evs = run(game, ["shot@1", "end_turn"])
+        coins = [c for e in of_kind(evs, "check") for c in e["coins"]]
+        (drew,) = of_kind(evs, "drew", seat=1, reason="draw")
+        return coins, drew["cards"]
+
+    coins_a, cards_a = draw_after_a_shot(cover=True)
+    coins_b, cards_b = draw_after_a_shot(cover=False)
+    assert len(coins_a) == 1 and coins_b == []
+    assert cards_a == cards_b
