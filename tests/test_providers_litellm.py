@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import warnings
 
 import pytest
 from fakes import FakeBehaviour, FakeServer, actions
@@ -12,12 +13,15 @@ from fakes.sample import LEGAL, make_request
 
 # Keep litellm off the network: its bundled cost map, not a download at import.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-litellm = pytest.importorskip("litellm")
+with warnings.catch_warnings():  # litellm's import floods pydantic UserWarnings
+    warnings.simplefilter("ignore")
+    litellm = pytest.importorskip("litellm")
 
 from bangarena.harness.pricing import cost_usd  # noqa: E402
 from bangarena.harness.providers import ProviderError, Usage, get_provider  # noqa: E402
 
 MODEL = "openai/gpt-fake"
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # litellm's lazy pydantic models
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ import functools
 import json
 import random
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,7 +56,9 @@ class ScriptedContext:
 def _encoding():
     import bpe_openai
 
-    return bpe_openai.get_encoding("o200k_base")
+    with warnings.catch_warnings():  # bpe-openai loads its data with a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return bpe_openai.get_encoding("o200k_base")
 
 
 @functools.lru_cache(maxsize=256)

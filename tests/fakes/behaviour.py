@@ -12,6 +12,7 @@ import functools
 import json
 import random
 import threading
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -103,7 +104,9 @@ class Received:
 def _encoding():
     import bpe_openai
 
-    return bpe_openai.get_encoding("o200k_base")
+    with warnings.catch_warnings():  # bpe-openai loads its data with a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return bpe_openai.get_encoding("o200k_base")
 
 
 @functools.lru_cache(maxsize=1024)
