@@ -2,8 +2,9 @@
 types a number (or a move id) before the time per move runs out, or the autopilot moves for them.
 
 Lines are read by a background thread feeding an asyncio queue, so waiting for a person never
-blocks the event loop (other seats and matches keep running), and a line typed late is not taken
-as the answer to the next decision.
+blocks the event loop (other seats and matches keep running). Lines typed ahead answer the next
+decisions in order (so moves can be piped in), but a line typed after a timeout is dropped: it
+was meant for the decision the autopilot already played.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class HumanSeat:
         self._queue: asyncio.Queue[object] | None = None
         self._thread: threading.Thread | None = None
         self._eof = False
+        self._timed_out = False
 
     def _start_reader(self) -> asyncio.Queue[object]:
         if self._queue is None:
@@ -86,9 +88,11 @@ class HumanSeat:
 
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
         queue = self._start_reader()
-        while not queue.empty():  # lines typed while it was not this seat's decision
-            if queue.get_nowait() is _EOF:
-                self._eof = True
+        if self._timed_out:  # a line typed after the last timeout answers nothing
+            self._timed_out = False
+            while not queue.empty():
+                if queue.get_nowait() is _EOF:
+                    self._eof = True
         ids = self._show(view, decision, deadline)
         if self._eof:
             return SeatAnswer.give_up("no_answer")
@@ -96,6 +100,7 @@ class HumanSeat:
             remaining = deadline.remaining()
             if remaining <= 0:
                 self.console.print("[yellow]Time is up: the autopilot moves for you.[/yellow]")
+                self._timed_out = True
                 return SeatAnswer.give_up("timeout")
             try:
                 item = await asyncio.wait_for(queue.get(), remaining)

@@ -231,9 +231,7 @@ class ModelSeat:
                     w, waited[0] = waited[0], 0.0
                     return await self._attempt(base, deadline, tel, w)
         except ProviderError as e:
-            if deadline.remaining() < MIN_ATTEMPT_S or e.kind == "timeout":
-                raise _GiveUp("timeout") from None
-            raise _GiveUp("transport") from None
+            raise _GiveUp("timeout" if e.kind == "timeout" else "transport") from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _attempt(
