@@ -631,3 +631,17 @@ def test_weapon_range_does_not_extend_snatch() -> None:
         "outlaw",
     )
     assert [m.id for m in game.legal_moves if m.card == "snatch"] == ["snatch@1"]
+
+
+def test_a_card_snatched_from_a_hand_is_known_only_to_the_two_players() -> None:
+    game = load(
+        S("sheriff", hand=["snatch", KEEP]),
+        S("renegade", hand=["duel_02"]),
+        "outlaw",
+        "outlaw",
+    )
+    run(game, ["snatch@1"])
+    for viewer, visible in ((0, True), (1, True), (2, False), (None, False)):
+        (stole,) = [e for e in game.events(viewer) if e["kind"] == "stole"]
+        assert stole["card"] == ("duel_02" if visible else None)
+        assert stole["from_hand"] is True

@@ -379,6 +379,17 @@ ANSWER_CASES = [
     ),
     pytest.param(
         scenario(
+            S("sheriff", hand=["duel", KEEP]),
+            S("renegade", life=1, hand=["canteen", "ricochet"]),
+            "outlaw",
+            "outlaw",
+        ),
+        ["duel@1"],
+        {"alive": {1: False}, "events": [("move", {"seat": 1, "move": "take_hit", "auto": True})]},
+        id="duel-is-not-answered-by-canteen-or-ricochet",
+    ),
+    pytest.param(
+        scenario(
             S("sheriff", hand=["shot", KEEP]),
             S("renegade", "two_face", hand=["shot", "ricochet"]),
             "outlaw",

@@ -542,6 +542,25 @@ LAW_CASES = [
         id="penalty-includes-what-scavenger-just-took",
     ),
     pytest.param(
+        _five(
+            at={
+                0: S("sheriff", "red_suit", hand=["shot", KEEP]),
+                1: S("deputy", "twin_barrels", life=1, hand=["duel"]),
+            },
+            turn=1,
+        ),
+        ["duel@0", "shot"],
+        {
+            "hand_size": {0: 0},
+            "decision": (0, "glory_upgrade"),
+            "events": [
+                ("eliminated", {"seat": 1, "killer": 0}),
+                ("penalty", {"seat": 0, "cards": ["wagon_01"]}),
+            ],
+        },
+        id="penalty-when-a-deputy-loses-his-own-duel-against-the-sheriff",
+    ),
+    pytest.param(
         scenario(
             S("sheriff", hand=["shot", KEEP]),
             S("double_agent", life=1),
