@@ -596,6 +596,18 @@ CHARACTER_CASES = [
     ),
     pytest.param(
         scenario(
+            S("sheriff", hand=["shot", KEEP]),
+            S("renegade", "bonesetter", life=3, hand=["duel", "horse"]),
+            "outlaw",
+            "outlaw",
+            round=8,
+        ),
+        ["shot@1"],
+        {"life": {1: 2}, "events": [("move", {"seat": 1, "move": "take_hit", "auto": True})]},
+        id="bonesetter-no-heal-window-in-high-noon",
+    ),
+    pytest.param(
+        scenario(
             S("sheriff", hand=["raid", KEEP]),
             S("renegade", "bonesetter", life=3, hand=["duel", "horse"]),
             "outlaw",

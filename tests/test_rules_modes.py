@@ -119,6 +119,8 @@ def test_double_agent_knowledge(seats: int) -> None:
         assert [p.role for p in game.view(sheriff).players].count(None) == seats - 1
         known = of_kind(events(game), "role_known")
         assert len(known) == 2 * len(outlaws)
+        for e in of_kind(game.events(deputies[0]), "role_known"):
+            assert e["role"] is None
     assert orders == {0, 1}, "the two names come in a random order"
 
 
