@@ -54,11 +54,13 @@ class ScriptedContext:
 
 @functools.cache
 def _encoding():
-    import bpe_openai
-
     with warnings.catch_warnings():  # bpe-openai loads its data with a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
-        return bpe_openai.get_encoding("o200k_base")
+        import bpe_openai
+
+        encoding = bpe_openai.get_encoding("o200k_base")
+        encoding.encode("warm up")  # the data loads on first use
+        return encoding
 
 
 @functools.lru_cache(maxsize=256)
