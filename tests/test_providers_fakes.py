@@ -14,6 +14,7 @@ from fakes import (
     create_app,
     ids_from_prompt,
     offered_ids,
+    reset_server,
 )
 from fakes.sample import answer_schema, make_request
 
@@ -107,3 +108,17 @@ def test_openai_fake_wire_format_for_an_auto_tool_call():
         data["usage"]["total_tokens"]
         == data["usage"]["prompt_tokens"] + data["usage"]["completion_tokens"]
     )
+
+
+@pytest.mark.parametrize(("kind", "path"), [("openai", "/v1"), ("anthropic", "")])
+async def test_a_connection_reset_mid_request_is_a_connection_error(monkeypatch, kind, path):
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    with reset_server(path) as url:
+        p = get_provider(f"{kind}:m@{url}")
+        try:
+            with pytest.raises(ProviderError) as err:
+                await p.complete(make_request("text", model="m", timeout_s=5))
+        finally:
+            await p.aclose()
+    assert err.value.kind == "connection" and err.value.retryable

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from . import behaviour as actions
 from .behaviour import Action, FakeBehaviour, Received, ids_from_prompt, offered_ids
-from .serve import aserve, serve
+from .serve import aserve, reset_server, serve
 
 Kind = Literal["openai", "anthropic"]
 
@@ -87,5 +87,6 @@ __all__ = [
     "create_app",
     "ids_from_prompt",
     "offered_ids",
+    "reset_server",
     "serve",
 ]

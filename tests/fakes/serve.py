@@ -97,3 +97,42 @@ async def aserve(app: Any, *, same_loop: bool = False) -> AsyncIterator[str]:
         server.should_exit = True
         await task
         sock.close()
+
+
+@contextlib.contextmanager
+def reset_server(base_path: str = "/v1") -> Iterator[str]:
+    """A server that reads each request and resets the connection (TCP RST) without answering:
+    a provider dying mid-request. Yields its base URL."""
+    import struct
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, 0))
+    sock.listen(64)
+    sock.settimeout(0.05)
+    stop = threading.Event()
+    resets = 0
+
+    def loop() -> None:
+        nonlocal resets
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except (TimeoutError, OSError):
+                continue
+            with contextlib.suppress(OSError):
+                conn.settimeout(1.0)
+                conn.recv(65536)
+                # linger 0: close() sends RST instead of FIN
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+            resets += 1
+
+    thread = threading.Thread(target=loop, name="reset-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{HOST}:{sock.getsockname()[1]}{base_path}"
+    finally:
+        stop.set()
+        thread.join(5)
+        sock.close()
