@@ -20,7 +20,14 @@ SKIPPED = frozenset(
 
 
 def _cards(ids: list[str] | None, c: Catalog) -> str:
-    return ", ".join(ids) if ids else c.words["nothing"]
+    """Card names grouped by kind (``Shot ×2, Horse``): the kind is what the table learns."""
+    if not ids:
+        return c.words["nothing"]
+    counts: dict[str, int] = {}
+    for cid in ids:
+        name = c.card_id.get(cid, cid)
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
 
 
 def _turn_started(e: Ev, c: Catalog) -> str:
@@ -61,7 +68,7 @@ def _looked(e: Ev, c: Catalog) -> str:
 
 def _put_back(e: Ev, c: Catalog) -> str:
     if e["card"]:
-        return c.events["put_back_card"].format(seat=e["seat"], card=e["card"])
+        return c.events["put_back_card"].format(seat=e["seat"], card=c.card_id[e["card"]])
     return c.events["put_back"].format(seat=e["seat"])
 
 
@@ -127,7 +134,8 @@ def _stole(e: Ev, c: Catalog) -> str:
         key = "stole"
     else:
         key = "stole_hand" if e["card"] else "stole_hidden"
-    return c.events[key].format(seat=e["seat"], victim=e["victim"], card=e["card"], reason=reason)
+    card = c.card_id.get(e["card"] or "", "")
+    return c.events[key].format(seat=e["seat"], victim=e["victim"], card=card, reason=reason)
 
 
 def _eliminated(e: Ev, c: Catalog) -> str:

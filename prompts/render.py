@@ -54,11 +54,12 @@ def _template(name: str) -> jinja2.Template:
     return _ENV.get_template(name)
 
 
-def answer_example(cat: Catalog, notes: bool) -> str:
-    """The answer object shown in the contract: reason, [notes,] move (the schema's order)."""
-    obj: dict[str, str] = {"reason": cat.system["reason_example"]}
+def answer_example(cat: Catalog, notes: bool, short: bool = False) -> str:
+    """The answer object shown in the contract: reason, [notes,] move (the schema's order);
+    ``short`` (the reminder in each turn prompt) leaves the explanations out."""
+    obj: dict[str, str] = {"reason": "…" if short else cat.system["reason_example"]}
     if notes:
-        obj["notes"] = cat.system["notes_example"]
+        obj["notes"] = "…" if short else cat.system["notes_example"]
     obj["move"] = "<id>"
     return json.dumps(obj, ensure_ascii=False)
 
@@ -116,11 +117,11 @@ def _player_line(view: SeatView, i: int, cat: Catalog) -> str:
     t = cat.turn
     p = view.players[i]
     head = f"#{p.seat}" + (f" {t['you']}" if p.seat == view.seat else "")
-    head += f" {cat.character[p.character]}"
     parts: list[str] = []
     if not p.alive:
         parts.append(t["eliminated"])
     else:
+        head += f" {cat.character[p.character]}"
         parts.append(t["life"].format(life=p.life, max=p.max_life))
         parts.append(t["hand"].format(n=p.hand_size))
         if p.distance is not None:
@@ -201,9 +202,12 @@ def move_text(m: Move, view: SeatView, cat: Catalog) -> str:
 
 def _decision_text(decision: Decision, cat: Catalog) -> str:
     t = cat.turn
-    text = t["decision"].format(
-        name=cat.decision[decision.kind], help=cat.decision_help[decision.kind]
-    )
+    if decision.kind == "play":  # the most common decision; the rules explain the play step
+        text = t["decision_play"].format(name=cat.decision["play"])
+    else:
+        text = t["decision"].format(
+            name=cat.decision[decision.kind], help=cat.decision_help[decision.kind]
+        )
     extra = []
     kind, src = decision.kind, decision.source
     if src is not None:
@@ -265,7 +269,7 @@ def turn_context(
         "decision": _decision_text(decision, cat),
         "move_texts": [move_text(m, view, cat) for m in decision.moves],
         "ids": [m.id for m in decision.moves],
-        "answer": t["answer"].format(example=answer_example(cat, notes_enabled)),
+        "answer": t["answer"].format(example=answer_example(cat, notes_enabled, short=True)),
     }
 
 
