@@ -229,10 +229,11 @@ def _play(bot: RuleBot, sit: Situation, d: Decision) -> Move:
         if m.kind in ("play", "play_as"):
             key = "shot" if m.kind == "play_as" else m.card
             plays.setdefault(key, []).append(m)
-    for step in _PLAY_STEPS:
-        m = step(bot, sit, d, plays)
-        if m is not None:
-            return m
+    for step, kinds in _PLAY_STEPS:
+        if kinds is None or not kinds.isdisjoint(plays):
+            m = step(bot, sit, d, plays)
+            if m is not None:
+                return m
     return _first(d, "end_turn") or d.moves[0]
 
 
@@ -495,20 +496,23 @@ def _last_resort(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move
     return None
 
 
-_PLAY_STEPS: tuple[Callable[[RuleBot, Situation, Decision, dict], Move | None], ...] = (
-    _draws,
-    _equipment,
-    _weapon,
-    _steal,
-    _jail,
-    _buckshot,
-    _shot,
-    _raid,
-    _duel,
-    _canteen,
-    _saloon,
-    _heal,
-    _last_resort,
+# Each step with the playable card kinds it looks at (None: it looks at the heal move).
+_PLAY_STEPS: tuple[
+    tuple[Callable[[RuleBot, Situation, Decision, dict], Move | None], frozenset[str] | None], ...
+] = (
+    (_draws, frozenset({"caravan", "wagon", "bazaar"})),
+    (_equipment, frozenset({"scope", "horse", "cover", "dynamite"})),
+    (_weapon, WEAPONS),
+    (_steal, frozenset({"knock_off", "snatch"})),
+    (_jail, frozenset({"jail"})),
+    (_buckshot, frozenset({"buckshot"})),
+    (_shot, frozenset({"shot"})),
+    (_raid, frozenset({"raid"})),
+    (_duel, frozenset({"duel"})),
+    (_canteen, frozenset({"canteen"})),
+    (_saloon, frozenset({"saloon"})),
+    (_heal, None),
+    (_last_resort, frozenset({"cover", "dynamite"})),
 )
 
 
