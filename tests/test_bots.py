@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bangarena.engine import Game
+from bangarena.engine import Game, GameConfig, new_game
 from bangarena.engine.scenario import load_scenario
 from bangarena.harness.bots import BOT_KINDS, Bot, make_bot
 from bangarena.harness.bots.rule_bot import RuleBot
@@ -71,6 +71,23 @@ def test_random_bot_is_uniform_and_seeded() -> None:
     picks = [make_bot("random", s, 4).choose(game.view(4), d) for s in range(400)]
     assert set(picks) == set(d.ids)
     assert picks == [make_bot("random", s, 4).choose(game.view(4), d) for s in range(400)]
+
+
+def test_rule_bot_is_the_same_with_incremental_or_full_views() -> None:
+    """The caller should pass only new events, but a caller re-sending the whole log (since=0)
+    gets the same choices: the bot skips what it has already seen."""
+    game = new_game(GameConfig(seats=6, mode="classic"), 21)
+    inc = [RuleBot(s, s) for s in range(6)]
+    full = [RuleBot(s, s) for s in range(6)]
+    cursors = [0] * 6
+    while not game.over:
+        d = game.decision
+        s = d.seat
+        view = game.view(s, since=cursors[s])
+        cursors[s] = view.cursor
+        move = inc[s].choose(view, d)
+        assert full[s].choose(game.view(s), d) == move
+        game.apply(s, move)
 
 
 # -- the rule bot in exact positions ----------------------------------------------------------

@@ -148,10 +148,17 @@ class RuleBot(Bot):
         self.beliefs = Beliefs(seat)
         self._u_version = -1
         self._u: list[float] = []
+        self._seen = 0  # log index up to which events were observed
 
     def choose(self, view: SeatView, decision: Decision) -> str:
-        if view.events:
-            self.beliefs.observe(view.events)
+        events = view.events
+        if view.since < self._seen:
+            # A caller that re-sends old events (e.g. since=0 every time): skip what was seen.
+            events = events[self._seen - view.since :]
+        if events:
+            self.beliefs.observe(events)
+        if view.cursor > self._seen:
+            self._seen = view.cursor
         sit = Situation(self, view)
         return _HANDLERS[decision.kind](self, sit, decision).id
 
