@@ -662,12 +662,14 @@ def test_scavenger_and_vulture_junior_on_the_same_elimination() -> None:
                 ("scavenged", {"seat": 2, "victim": 1, "in_play": ["horse_01"]}),
                 ("drew", {"seat": 0, "reason": "bounty", "cards": ["duel_02"]}),
                 ("drew", {"seat": 3, "reason": "vulture_junior", "cards": ["cover_01", "jail_01"]}),
-                ("move", {"seat": 0, "move": "bounty:marksman", "auto": True}),
             ],
             "no_events": ["discarded"],
         },
         evs,
     )
+    # The single bounty star is taken automatically; the killer's own upgrade is his choice.
+    assert of_kind(evs, "move", seat=0, move="bounty:marksman", auto=True)
+    assert game.view(None).players[0].stars == ["marksman"]
 
 
 def test_elimination_order_with_penalty_and_last_bullet() -> None:
