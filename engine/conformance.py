@@ -70,8 +70,8 @@ def result_violations(game: Game) -> list[str]:
     alive = [p for p in g.players if p.alive]
     team = g.winning_team
     if team == DRAW:
-        if g.round <= g.max_rounds:
-            out.append("draw before the round cap")
+        if g.round != g.max_rounds:
+            out.append("a draw before the round cap")
         return out
     sheriff_alive = g.players[g.sheriff].alive
     if team == LAW and (not sheriff_alive or any(TEAM_OF[p.role] != LAW for p in alive)):

@@ -130,6 +130,9 @@ def flip_check(g: GameState, p: Player, reason: str) -> bool | None:
         if c < 0:
             break
         flipped.append(c)
+    # Both of Lucky's cards are off the deck before either is discarded, so a reshuffle between
+    # the tries can never bring the first card back.
+    for c in flipped:
         discard_card(g, c)
     if not flipped:
         return None

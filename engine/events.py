@@ -297,7 +297,8 @@ EVENT_TYPES: tuple[type[Event], ...] = tuple(
 )
 EVENT_BY_KIND: dict[str, type[Event]] = {c.KIND: c for c in EVENT_TYPES}
 _FIELDS: dict[type[Event], tuple[str, ...]] = {
-    c: tuple(f.name for f in fields(c) if f.name not in ("private_to", "forms")) for c in EVENT_TYPES
+    c: tuple(f.name for f in fields(c) if f.name not in ("private_to", "forms"))
+    for c in EVENT_TYPES
 }
 
 

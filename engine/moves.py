@@ -252,4 +252,3 @@ def parse_move_id(text: str) -> Move:
     if text in KIND_BY_ID:
         return play_move(text)
     raise MoveSyntaxError(f"not a move id: {text!r}")
-

@@ -92,7 +92,9 @@ class _Cards:
                 )
             c = free[0]
         else:
-            raise ScenarioError(f"{where}: unknown card {name!r} (use a card id such as shot_07 or a card kind)")
+            raise ScenarioError(
+                f"{where}: unknown card {name!r} (use a card id such as shot_07 or a card kind)"
+            )
         self.used.add(c)
         return c
 
@@ -112,8 +114,11 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
     for i, r in enumerate(roles):
         if r not in ROLES:
             raise ScenarioError(f"seat {i}: unknown role {r!r}; valid roles: {', '.join(ROLES)}")
-    if roles.count(SHERIFF) != 1:
-        raise ScenarioError(f"a table needs exactly one sheriff, this one has {roles.count(SHERIFF)}")
+    sheriffs = [i for i, r in enumerate(roles) if r == SHERIFF]
+    if len(sheriffs) != 1:
+        raise ScenarioError(
+            f"a table needs exactly one sheriff, this one has {len(sheriffs)} (seats {sheriffs})"
+        )
     if DOUBLE_AGENT in roles and sc.mode != DOUBLE_AGENT_MODE:
         raise ScenarioError("the double_agent role exists only in double_agent mode")
     sheriff = roles.index(SHERIFF)
@@ -123,10 +128,16 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
     chosen = [s.character for s in sc.seats]
     for i, ch in enumerate(chosen):
         if ch is not None and ch not in CHARACTER_BY_ID:
-            raise ScenarioError(f"seat {i}: unknown character {ch!r}; valid: {', '.join(CHARACTER_IDS)}")
+            raise ScenarioError(
+                f"seat {i}: unknown character {ch!r}; valid: {', '.join(CHARACTER_IDS)}"
+            )
     named = [c for c in chosen if c]
-    if len(named) != len(set(named)):
-        raise ScenarioError("two seats have the same character (characters are dealt without repetition)")
+    for ch in set(named):
+        seats_with = [i for i, c in enumerate(chosen) if c == ch]
+        if len(seats_with) > 1:
+            raise ScenarioError(
+                f"seats {seats_with} all have character {ch!r} (characters are dealt without repetition)"
+            )
     spare = [c for c in CHARACTER_IDS if c not in named]
     rng.shuffle(streams, deal, spare)
 
@@ -136,7 +147,9 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
         ch = CHARACTER_BY_ID[s.character or spare.pop()]
         base = ch.old_classic_life if sc.mode == OLD_CLASSIC else ch.life
         if i == sheriff:
-            base += OLD_CLASSIC_SHERIFF_LIFE_BONUS if sc.mode == OLD_CLASSIC else SHERIFF_LIFE_BONUS[n]
+            base += (
+                OLD_CLASSIC_SHERIFF_LIFE_BONUS if sc.mode == OLD_CLASSIC else SHERIFF_LIFE_BONUS[n]
+            )
         max_life = s.max_life if s.max_life is not None else base
         life = s.life if s.life is not None else (max_life if s.alive else 0)
         if max_life < 1:
@@ -153,11 +166,13 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
             c = cards.take(x, f"seat {i} in_play")
             kind = CARD_KIND_OF[c]
             if KIND_BY_ID[kind].color != BLUE:
-                raise ScenarioError(f"seat {i} in_play: {x} is not a blue card (weapons go in 'weapon')")
+                raise ScenarioError(
+                    f"seat {i} in_play: {x} is not a blue card (weapons go in 'weapon')"
+                )
             if any(CARD_KIND_OF[o] == kind for o in p.in_play):
                 raise ScenarioError(f"seat {i} in_play: two copies of {kind}")
             if kind == "jail" and i == sheriff:
-                raise ScenarioError("the sheriff cannot be jailed")
+                raise ScenarioError(f"seat {i} in_play: the sheriff cannot be jailed")
             p.in_play.append(c)
         if s.weapon is not None:
             c = cards.take(s.weapon, f"seat {i} weapon")
@@ -166,7 +181,9 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
             p.weapon = c
         for up in s.stars:
             if up is not None and up not in UPGRADES:
-                raise ScenarioError(f"seat {i} stars: unknown upgrade {up!r}; valid: {', '.join(UPGRADES)}")
+                raise ScenarioError(
+                    f"seat {i} stars: unknown upgrade {up!r}; valid: {', '.join(UPGRADES)}"
+                )
         p.stars = [u or "" for u in s.stars]
         if not s.alive and (p.hand or p.in_play or p.weapon >= 0):
             raise ScenarioError(f"seat {i}: an eliminated player holds no cards")
@@ -191,7 +208,19 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
             known[c] = PUBLIC_BIT
     for c in discard:
         known[c] = PUBLIC_BIT
-    g = GameState(n, sc.mode, sc.max_rounds, sc.seed, players, deck, discard, streams, sheriff, coins=list(sc.coins), known=known)
+    g = GameState(
+        n,
+        sc.mode,
+        sc.max_rounds,
+        sc.seed,
+        players,
+        deck,
+        discard,
+        streams,
+        sheriff,
+        coins=list(sc.coins),
+        known=known,
+    )
     g.log.append(
         GameStarted(
             mode=sc.mode, seats=n, sheriff=sheriff, characters=[p.character for p in players],
@@ -223,13 +252,20 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
 def _double_agent(g: GameState, named: list[int] | None) -> None:
     agent = next(p for p in g.players if p.role == DOUBLE_AGENT)
     for o in (p for p in g.players if p.role == OUTLAW):
-        g.log.append(RoleKnown(viewer=agent.seat, seat=o.seat, role=OUTLAW, private_to=[agent.seat]))
-        g.log.append(RoleKnown(viewer=o.seat, seat=agent.seat, role=DOUBLE_AGENT, private_to=[o.seat]))
+        g.log.append(
+            RoleKnown(viewer=agent.seat, seat=o.seat, role=OUTLAW, private_to=[agent.seat])
+        )
+        g.log.append(
+            RoleKnown(viewer=o.seat, seat=agent.seat, role=DOUBLE_AGENT, private_to=[o.seat])
+        )
     deputies = [p.seat for p in g.players if p.role == DEPUTY]
     if named is None:
         named = ([deputies[0]] if deputies else []) + [agent.seat]
-    elif sorted(named) != sorted(set(named)) or agent.seat not in named or len(named) != 2 or not any(
-        s in deputies for s in named
+    elif (
+        sorted(named) != sorted(set(named))
+        or agent.seat not in named
+        or len(named) != 2
+        or not any(s in deputies for s in named)
     ):
         raise ScenarioError("named_deputies must list one deputy and the double agent")
     g.named_deputies = list(named)

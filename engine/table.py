@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import CARD_KIND_OF, KIND_BY_ID, REVOLVER_RANGE
-from .characters import CHARACTER_BY_ID
+from .characters import CHARACTER_BY_ID, CHARACTERS
 from .state import GameState, Player
 
 
@@ -35,34 +35,35 @@ def has_in_play(p: Player, kind: str) -> bool:
     return False
 
 
+_HORSE = {c.id: c.builtin_horse for c in CHARACTERS}
+_SCOPE = {c.id: int(c.builtin_scope) for c in CHARACTERS}
+
+
 def horse_bonus(p: Player) -> int:
     """How much further others see ``p`` (canyon_shadow: 2, a Horse adds nothing to it)."""
-    built_in = CHARACTER_BY_ID[p.character].builtin_horse
-    if built_in:
-        return built_in
-    return 1 if has_in_play(p, "horse") else 0
+    return _HORSE[p.character] or (1 if has_in_play(p, "horse") else 0)
 
 
 def scope_bonus(p: Player) -> int:
     """How much closer ``p`` sees others (a built-in Scope and a Scope card stack)."""
-    return int(CHARACTER_BY_ID[p.character].builtin_scope) + int(has_in_play(p, "scope"))
+    return _SCOPE[p.character] + (1 if has_in_play(p, "scope") else 0)
 
 
 def distances_from(g: GameState, seat: int) -> list[int]:
     """Distance from ``seat`` to every seat (0 for itself and for eliminated seats)."""
-    order = living(g)
-    n = len(order)
+    players = g.players
+    order = [p.seat for p in players if p.alive]
     out = [0] * g.seats
-    if seat not in order:
+    if not players[seat].alive:
         return out
+    n = len(order)
     i = order.index(seat)
-    scope = scope_bonus(g.players[seat])
+    scope = scope_bonus(players[seat])
     for j, s in enumerate(order):
-        if s == seat:
-            continue
-        k = abs(i - j)
-        d = min(k, n - k) + horse_bonus(g.players[s]) - scope
-        out[s] = d if d > 1 else 1
+        if s != seat:
+            k = i - j if i > j else j - i
+            d = (k if k < n - k else n - k) + horse_bonus(players[s]) - scope
+            out[s] = d if d > 1 else 1
     return out
 
 

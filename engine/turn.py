@@ -28,10 +28,10 @@ from .victory import end_as_draw
 def task_turn(g: GameState, task: list) -> None:
     seat = task[1]
     if seat == g.sheriff:
-        g.round += 1
-        if g.round > g.max_rounds:
+        if g.round >= g.max_rounds:
             end_as_draw(g)
             return
+        g.round += 1
         if g.mode != OLD_CLASSIC and g.round >= HIGH_NOON_ROUND and not g.high_noon:
             g.high_noon = True
             g.log.append(HighNoon(round=g.round))

@@ -31,12 +31,11 @@ def check_victory(g: GameState) -> bool:
     players = g.players
     alive = [p for p in players if p.alive]
     if not players[g.sheriff].alive:
-        if len(alive) == 1 and alive[0].role == RENEGADE:
+        if g.mode == PARTNERS and all(p.role == RENEGADE for p in alive):
+            renegades = [p.seat for p in players if p.role == RENEGADE]
+            _finish(g, RENEGADE, renegades, "renegades_partners")
+        elif len(alive) == 1 and alive[0].role == RENEGADE:
             _finish(g, RENEGADE, [alive[0].seat], "renegade_last_alive")
-        elif g.mode == PARTNERS and alive and all(p.role == RENEGADE for p in alive):
-            _finish(
-                g, RENEGADE, [p.seat for p in players if p.role == RENEGADE], "renegades_partners"
-            )
         else:
             winners = [p.seat for p in players if p.role in (OUTLAW, DOUBLE_AGENT)]
             _finish(g, OUTLAWS, winners, "sheriff_eliminated")

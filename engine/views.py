@@ -105,55 +105,56 @@ def decision_info(g: GameState) -> DecisionInfo | None:
 
 def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
     """The information set of ``seat`` (None: spectator), with events from ``since``."""
-    dist = distances_from(g, seat) if seat is not None and g.players[seat].alive else None
-    known = (
-        known_roles(g, seat)
-        if g.mode == "double_agent"
-        else ({seat: g.players[seat].role} if seat is not None else {})
-    )
-    players = []
-    for p in g.players:
-        public = p.seat == g.sheriff or not p.alive or g.over
-        players.append(
+    players = g.players
+    me = players[seat] if seat is not None else None
+    dist = distances_from(g, seat) if me is not None and me.alive else [0] * g.seats
+    if g.mode == "double_agent":
+        known = known_roles(g, seat)
+    else:
+        known = {seat: me.role} if me is not None else {}
+    sheriff, over = g.sheriff, g.over
+    ids = CARD_IDS
+    pviews = []
+    for p in players:
+        public = over or not p.alive or p.seat == sheriff
+        pviews.append(
             PlayerView(
-                seat=p.seat,
-                character=p.character,
-                alive=p.alive,
-                life=p.life,
-                max_life=p.max_life,
-                hand_size=len(p.hand),
-                distance=None if dist is None or p.seat == seat or not p.alive else dist[p.seat],
-                in_play=[CARD_IDS[c] for c in p.in_play],
-                weapon=CARD_IDS[p.weapon] if p.weapon >= 0 else None,
-                stars=[s or None for s in p.stars],
-                role=p.role if public else known.get(p.seat),
-                revealed=public,
+                p.seat,
+                p.character,
+                p.alive,
+                p.life,
+                p.max_life,
+                len(p.hand),
+                dist[p.seat] or None,
+                [ids[c] for c in p.in_play],
+                ids[p.weapon] if p.weapon >= 0 else None,
+                [s or None for s in p.stars],
+                p.role if public else known.get(p.seat),
+                public,
             )
         )
-    me = g.players[seat] if seat is not None else None
-    named = list(g.named_deputies) if seat is not None and seat == g.sheriff else []
     log = g.log
     return SeatView(
-        seat=seat,
-        mode=g.mode,
-        seats=g.seats,
-        role=me.role if me else None,
-        hand=[CARD_IDS[c] for c in me.hand] if me else [],
-        named_deputies=named,
-        players=players,
-        turn=g.turn,
-        decision=decision_info(g),
-        round=g.round,
-        high_noon=g.high_noon,
-        deck_size=len(g.deck),
-        discard_size=len(g.discard),
-        discard_top=CARD_IDS[g.discard[-1]] if g.discard else None,
-        over=g.over,
-        winning_team=g.winning_team,
-        winners=list(g.winners),
-        events=[event_dict(e, seat) for e in log[since:]],
-        since=since,
-        cursor=len(log),
+        seat,
+        g.mode,
+        g.seats,
+        me.role if me is not None else None,
+        [ids[c] for c in me.hand] if me is not None else [],
+        list(g.named_deputies) if me is not None and seat == sheriff else [],
+        pviews,
+        g.turn,
+        decision_info(g),
+        g.round,
+        g.high_noon,
+        len(g.deck),
+        len(g.discard),
+        ids[g.discard[-1]] if g.discard else None,
+        over,
+        g.winning_team,
+        list(g.winners),
+        [event_dict(e, seat) for e in log[since:]] if since < len(log) else [],
+        since,
+        len(log),
     )
 
 

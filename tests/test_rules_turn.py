@@ -587,14 +587,6 @@ def test_no_card_to_flip_jail_holds_and_dynamite_passes() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "engine bug: deck_ops.flip_check discards each of Lucky's flips before the second try "
-        "(rules.md §11 discards a check card right after its check), so with one card left and "
-        "an empty discard pile the second try reshuffles and flips the same physical card again"
-    ),
-)
 def test_lucky_never_flips_the_same_card_twice() -> None:
     sc = scenario(
         S("sheriff", hand=[KEEP]),

@@ -115,14 +115,6 @@ VICTORY_CASES = [
         _eight("partners", second_renegade_alive=False),
         ["shot@0"],
         ("renegade", [1, 2], None),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "engine bug: victory.check_victory tests 'a single renegade is the last alive' "
-                "before the partners rule, so in partners mode a lone surviving renegade wins "
-                "alone ([1]) although rules.md §2 says all renegades win, eliminated ones included"
-            ),
-        ),
         id="partners-lone-renegade-wins-with-his-eliminated-partner",
     ),
     pytest.param(
