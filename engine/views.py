@@ -116,19 +116,22 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
     ids = CARD_IDS
     pviews = []
     for p in players:
-        public = over or not p.alive or p.seat == sheriff
+        alive = p.alive
+        public = over or not alive or p.seat == sheriff
+        in_play = p.in_play
+        stars = p.stars
         pviews.append(
             PlayerView(
                 p.seat,
                 p.character,
-                p.alive,
+                alive,
                 p.life,
                 p.max_life,
                 len(p.hand),
                 dist[p.seat] or None,
-                [ids[c] for c in p.in_play],
+                [ids[c] for c in in_play] if in_play else [],
                 ids[p.weapon] if p.weapon >= 0 else None,
-                [s or None for s in p.stars],
+                [s or None for s in stars] if stars else [],
                 p.role if public else known.get(p.seat),
                 public,
             )
