@@ -155,10 +155,26 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
         over,
         g.winning_team,
         list(g.winners),
-        [event_dict(e, seat) for e in log[since:]] if since < len(log) else [],
+        _events(log, since, seat),
         since,
         len(log),
     )
+
+
+def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:
+    """The events from ``since`` as ``seat`` sees them (the cached forms, inlined for speed)."""
+    out = []
+    add = out.append
+    for e in log[since:]:
+        forms = e.forms
+        if forms is not None:
+            pt = e.private_to
+            d = forms[pt is None or (seat is not None and seat in pt)]
+            if d is not None:
+                add(d)
+                continue
+        add(event_dict(e, seat))
+    return out
 
 
 def card_kind(card_id: str) -> str:
