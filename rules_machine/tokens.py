@@ -3,6 +3,7 @@ package (tiktoken-compatible API; tiktoken itself cannot download its files here
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from typing import Any
 
@@ -10,12 +11,18 @@ ENCODING = "o200k_base"
 
 
 @cache
-def _encoding(name: str) -> Any:
-    import bpe_openai
+def encoding(name: str = ENCODING) -> Any:
+    """The tokenizer ``name``, loaded once (bpe-openai reads its bundled files lazily with a
+    deprecated importlib.resources call, hence the warning filter around the first use)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai
 
-    return bpe_openai.get_encoding(name)
+        enc = bpe_openai.get_encoding(name)
+        enc.encode("warm up")
+    return enc
 
 
-def count_tokens(text: str, encoding: str = ENCODING) -> int:
-    """The number of tokens of ``text`` in ``encoding`` (default ``o200k_base``)."""
-    return len(_encoding(encoding).encode(text))
+def count_tokens(text: str, encoding_name: str = ENCODING) -> int:
+    """The number of tokens of ``text`` in ``encoding_name`` (default ``o200k_base``)."""
+    return len(encoding(encoding_name).encode(text))
