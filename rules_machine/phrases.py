@@ -26,16 +26,22 @@ PHRASES: Final[dict[str, Text]] = {
         fr="# BangArena : règles pour les joueurs IA",
     ),
     "versions": P(
-        en="Rules `{n:rules_version}`, engine {n:engine_version}. Names come with their `id`, used in views and moves; an id alone is the name in snake_case.",
-        pt="Regras `{n:rules_version}`, motor {n:engine_version}. Os nomes vêm com o seu `id`, usado nas visões e jogadas; um id sozinho é o próprio nome.",
-        es="Reglas `{n:rules_version}`, motor {n:engine_version}. Los nombres llevan su `id`, el que usan las vistas y las jugadas; un id solo es el propio nombre.",
-        fr="Règles `{n:rules_version}`, moteur {n:engine_version}. Les noms sont suivis de leur `id`, utilisé dans les vues et les coups ; un id seul est le nom lui-même.",
+        en="Rules `{n:rules_version}`, engine {n:engine_version}.",
+        pt="Regras `{n:rules_version}`, motor {n:engine_version}.",
+        es="Reglas `{n:rules_version}`, motor {n:engine_version}.",
+        fr="Règles `{n:rules_version}`, moteur {n:engine_version}.",
+    ),
+    "naming": P(
+        en="After a name comes its `id` as views and moves use it; an id alone is the name in snake_case.",
+        pt="Depois de um nome vem o seu `id`, como as visões e jogadas o usam; um id sozinho é o próprio nome.",
+        es="Tras un nombre va su `id`, tal como lo usan las vistas y las jugadas; un id solo es el propio nombre.",
+        fr="Après un nom vient son `id`, tel que les vues et les coups l'utilisent ; un id seul est le nom lui-même.",
     ),
     "intro": P(
-        en="You hold one seat (numbered from 0, clockwise in turn order) of a hidden-role western card game for {n:min_seats}–{n:max_seats} players. Each decision comes with your view of the table and its legal move ids: answer with exactly one.",
-        pt="Você ocupa um lugar de um jogo de cartas de faroeste com papéis ocultos, para {n:min_seats}–{n:max_seats} jogadores; os lugares são numerados a partir de 0 na ordem dos turnos (sentido horário). Em cada decisão sua você recebe a sua visão da mesa e os ids das jogadas válidas: responda com exatamente um deles.",
-        es="Ocupas un asiento de un juego de cartas del Oeste con roles ocultos, para {n:min_seats}–{n:max_seats} jugadores; los asientos se numeran desde 0 en el orden de los turnos (sentido horario). En cada decisión tuya recibes tu vista de la mesa y los ids de las jugadas válidas: responde con exactamente uno de ellos.",
-        fr="Tu occupes une place d'un jeu de cartes western à rôles cachés, pour {n:min_seats} à {n:max_seats} joueurs ; les places sont numérotées à partir de 0 dans l'ordre des tours (sens horaire). À chacune de tes décisions, tu reçois ta vue de la table et les ids des coups légaux : réponds avec exactement l'un d'eux.",
+        en="You hold one seat in a hidden-role western card game for {n:min_seats}–{n:max_seats} players; seats are numbered from 0, clockwise in turn order. Answer each decision with exactly one of its legal move ids.",
+        pt="Você ocupa um lugar em um jogo de cartas de faroeste com papéis ocultos, para {n:min_seats}–{n:max_seats} jogadores; os lugares são numerados a partir de 0, no sentido horário, na ordem dos turnos. Responda cada decisão com exatamente um dos ids de jogadas válidas.",
+        es="Ocupas un asiento en un juego de cartas del Oeste con roles ocultos, para {n:min_seats}–{n:max_seats} jugadores; los asientos se numeran desde 0, en sentido horario, en el orden de los turnos. Responde a cada decisión con exactamente uno de sus ids de jugadas válidas.",
+        fr="Tu occupes une place dans un jeu de cartes western à rôles cachés, pour {n:min_seats} à {n:max_seats} joueurs ; les places sont numérotées à partir de 0, dans le sens horaire, dans l'ordre des tours. Réponds à chaque décision avec exactement l'un de ses ids de coups légaux.",
     ),
     # -- roles and victory -----------------------------------------------------------------------
     "h_roles": P(
@@ -69,16 +75,16 @@ PHRASES: Final[dict[str, Text]] = {
         fr="rôles cachés ; ils commencent avec les ♥ du personnage et autant de cartes. Les {t:outlaws} ne se connaissent pas.",
     ),
     "roles_table": P(
-        en="Roles by seats: {n:roles_by_seats}. In {m:double_agent} mode, from 5 seats an {r:outlaw} becomes the {r:double_agent}.",
-        pt="Papéis por lugares: {n:roles_by_seats}. No modo {m:double_agent}, a partir de 5 lugares um {r:outlaw} vira o {r:double_agent}.",
-        es="Roles por asientos: {n:roles_by_seats}. En el modo {m:double_agent}, a partir de 5 asientos un {r:outlaw} pasa a ser el {r:double_agent}.",
-        fr="Rôles selon les places : {n:roles_by_seats}. En mode {m:double_agent}, à partir de 5 places un {r:outlaw} devient l'{r:double_agent}.",
+        en="Roles by seats: {n:roles_by_seats}.",
+        pt="Papéis por lugares: {n:roles_by_seats}.",
+        es="Roles por asientos: {n:roles_by_seats}.",
+        fr="Rôles selon les places : {n:roles_by_seats}.",
     ),
     "victory": P(
-        en="The {t:law} wins when no {r:outlaw}, {r:double_agent} or {r:renegade} is alive; the {t:outlaws} when the {r:sheriff} is eliminated, unless a single {r:renegade} is then the last one alive (he wins); a {r:renegade} only as the last player alive. Eliminated players win with their team. Victory is checked after each elimination; after round {n:max_rounds}, the game is a draw.",
-        pt="A {t:law} vence quando não resta vivo nenhum {r:outlaw}, {r:double_agent} ou {r:renegade}; os {t:outlaws} vencem quando o {r:sheriff} é eliminado, a menos que um único {r:renegade} seja então o único vivo (ele vence). Um {r:renegade} só vence como o último jogador vivo. Eliminados vencem com o seu time. A vitória é verificada após cada eliminação; uma partida que passe da rodada {n:max_rounds} termina empatada.",
-        es="La {t:law} gana cuando no queda vivo ningún {r:outlaw}, {r:double_agent} ni {r:renegade}; los {t:outlaws} ganan cuando el {r:sheriff} es eliminado, salvo que un único {r:renegade} sea entonces el único vivo (gana él). Un {r:renegade} solo gana como último jugador vivo. Los eliminados ganan con su equipo. La victoria se comprueba tras cada eliminación; una partida que siga tras la ronda {n:max_rounds} acaba en empate.",
-        fr="La {t:law} gagne quand il ne reste en vie aucun {r:outlaw}, {r:double_agent} ou {r:renegade} ; les {t:outlaws} gagnent quand le {r:sheriff} est éliminé, sauf si un seul {r:renegade} est alors l'unique survivant (il gagne). Un {r:renegade} ne gagne qu'en dernier joueur en vie. Les éliminés gagnent avec leur équipe. La victoire est vérifiée après chaque élimination ; une partie qui dure au-delà du round {n:max_rounds} est nulle.",
+        en="The {t:law} wins when no {r:outlaw}, {r:double_agent} or {r:renegade} is alive; the {t:outlaws} when the {r:sheriff} is eliminated, unless a single {r:renegade} is then the last one alive (he wins); a {r:renegade} only as the last player alive. Eliminated players win with their team. After round {n:max_rounds} the game is a draw.",
+        pt="A {t:law} vence quando não resta vivo nenhum {r:outlaw}, {r:double_agent} ou {r:renegade}; os {t:outlaws} vencem quando o {r:sheriff} é eliminado, a menos que um único {r:renegade} seja então o único vivo (ele vence). Um {r:renegade} só vence como o último jogador vivo. Eliminados vencem com o seu time. Uma partida que passe da rodada {n:max_rounds} termina empatada.",
+        es="La {t:law} gana cuando no queda vivo ningún {r:outlaw}, {r:double_agent} ni {r:renegade}; los {t:outlaws} ganan cuando el {r:sheriff} es eliminado, salvo que un único {r:renegade} sea entonces el único vivo (gana él). Un {r:renegade} solo gana como último jugador vivo. Los eliminados ganan con su equipo. Una partida que siga tras la ronda {n:max_rounds} acaba en empate.",
+        fr="La {t:law} gagne quand il ne reste en vie aucun {r:outlaw}, {r:double_agent} ou {r:renegade} ; les {t:outlaws} gagnent quand le {r:sheriff} est éliminé, sauf si un seul {r:renegade} est alors l'unique survivant (il gagne). Un {r:renegade} ne gagne qu'en dernier joueur en vie. Les éliminés gagnent avec leur équipe. Une partie qui dure au-delà du round {n:max_rounds} est nulle.",
     ),
     # -- modes -----------------------------------------------------------------------------------
     "h_modes": P(en="## Modes", pt="## Modos", es="## Modos", fr="## Modes"),
@@ -95,10 +101,10 @@ PHRASES: Final[dict[str, Text]] = {
         fr="quand il ne reste que des Solitaires en vie, tous les Solitaires gagnent, même éliminés.",
     ),
     "mode_double_agent": P(
-        en="the {r:sheriff} privately learns two seats, a {r:deputy} and the Agent, not which is which; the Agent and the {t:outlaws} know each other; the Agent wins with the {t:outlaws} even if eliminated, so the {t:law} must eliminate it too. It is not a {r:deputy} (no penalty).",
-        pt="o {r:sheriff} fica sabendo em segredo de dois lugares, um {r:deputy} e o Agente, sem saber qual é qual; o Agente e os {t:outlaws} se conhecem; o Agente vence com os {t:outlaws} mesmo eliminado, então a {t:law} precisa eliminá-lo também. Ele não é {r:deputy} (sem penalidade).",
-        es="el {r:sheriff} conoce en privado dos asientos, un {r:deputy} y el Agente, sin saber cuál es cuál; el Agente y los {t:outlaws} se conocen; el Agente gana con los {t:outlaws} aunque esté eliminado, así que la {t:law} debe eliminarlo también. No es {r:deputy} (sin penalización).",
-        fr="le {r:sheriff} apprend en privé deux places, un {r:deputy} et l'Agent, sans savoir lequel est lequel ; l'Agent et les {t:outlaws} se connaissent ; l'Agent gagne avec les {t:outlaws} même éliminé, donc la {t:law} doit l'éliminer aussi. Ce n'est pas un {r:deputy} (pas de pénalité).",
+        en="from 5 seats an {r:outlaw} is the {r:double_agent}; the {r:sheriff} privately learns two seats, a {r:deputy} and the Agent, not which is which; the Agent and the {t:outlaws} know each other; the Agent wins with the {t:outlaws} even if eliminated. It is not a {r:deputy} (no penalty).",
+        pt="a partir de 5 lugares um {r:outlaw} é o {r:double_agent}; o {r:sheriff} fica sabendo em segredo de dois lugares, um {r:deputy} e o Agente, sem saber qual é qual; o Agente e os {t:outlaws} se conhecem; o Agente vence com os {t:outlaws} mesmo eliminado. Ele não é {r:deputy} (sem penalidade).",
+        es="a partir de 5 asientos un {r:outlaw} es el {r:double_agent}; el {r:sheriff} conoce en privado dos asientos, un {r:deputy} y el Agente, sin saber cuál es cuál; el Agente y los {t:outlaws} se conocen; el Agente gana con los {t:outlaws} aunque esté eliminado. No es {r:deputy} (sin penalización).",
+        fr="à partir de 5 places un {r:outlaw} est l'{r:double_agent} ; le {r:sheriff} apprend en privé deux places, un {r:deputy} et l'Agent, sans savoir lequel est lequel ; l'Agent et les {t:outlaws} se connaissent ; l'Agent gagne avec les {t:outlaws} même éliminé. Ce n'est pas un {r:deputy} (pas de pénalité).",
     ),
     "mode_old_classic": P(
         en="no {x:high_noon}, no {x:glory}; {c:cover} flips a card (♥ cancels); a failed {c:jail} loses the whole turn; {c:canteen} cannot be played with 2 alive; {r:sheriff} +1 ♥ at any table, hand = ♥; {ch:stone_leopard} 4 ♥; eliminating an {r:outlaw} draws {n:outlaw_reward} cards.",
@@ -109,10 +115,10 @@ PHRASES: Final[dict[str, Text]] = {
     # -- the turn --------------------------------------------------------------------------------
     "h_turn": P(en="## The turn", pt="## O turno", es="## El turno", fr="## Le tour"),
     "turn": P(
-        en="1. Checks: {c:dynamite}, then {c:jail}. 2. Draw {n:draw_per_turn} cards (some characters draw otherwise). 3. Play any cards, in any order; one {c:shot} per turn (no limit with {c:vulcan}, for {ch:mad_dog} and at {x:high_noon}); {c:buckshot} is not your {c:shot}. 4. End the turn; with more cards than ♥, discard the excess one card at a time.",
-        pt="1. Verificações: {c:dynamite}, depois {c:jail}. 2. Compre {n:draw_per_turn} cartas (alguns personagens compram de outro jeito). 3. Jogue quantas cartas quiser, em qualquer ordem; um {c:shot} por turno (sem limite com a {c:vulcan}, para o {ch:mad_dog} e no {x:high_noon}); o {c:buckshot} não é o seu {c:shot}. 4. Encerre o turno; com mais cartas do que ♥, descarte o excesso uma carta por vez.",
-        es="1. Comprobaciones: {c:dynamite}, después {c:jail}. 2. Roba {n:draw_per_turn} cartas (algunos personajes roban de otra manera). 3. Juega las cartas que quieras, en cualquier orden; un {c:shot} por turno (sin límite con la {c:vulcan}, para el {ch:mad_dog} y en el {x:high_noon}); los {c:buckshot} no son tu {c:shot}. 4. Termina el turno; con más cartas que ♥, descarta las sobrantes de una en una.",
-        fr="1. Contrôles : {c:dynamite}, puis {c:jail}. 2. Pioche {n:draw_per_turn} cartes (certains personnages piochent autrement). 3. Joue autant de cartes que tu veux, dans n'importe quel ordre ; un {c:shot} par tour (sans limite avec le {c:vulcan}, pour le {ch:mad_dog} et à {x:high_noon}) ; la {c:buckshot} n'est pas ton {c:shot}. 4. Finis le tour ; avec plus de cartes que de ♥, défausse l'excédent une carte à la fois.",
+        en="1. Checks: {c:dynamite}, then {c:jail}. 2. Draw {n:draw_per_turn} cards. 3. Play any cards, in any order; one {c:shot} per turn (no limit with {c:vulcan}, for {ch:mad_dog} and at {x:high_noon}). 4. End the turn; with more cards than ♥, discard the excess one card at a time.",
+        pt="1. Verificações: {c:dynamite}, depois {c:jail}. 2. Compre {n:draw_per_turn} cartas. 3. Jogue quantas cartas quiser, em qualquer ordem; um {c:shot} por turno (sem limite com a {c:vulcan}, para o {ch:mad_dog} e no {x:high_noon}). 4. Encerre o turno; com mais cartas do que ♥, descarte o excesso uma carta por vez.",
+        es="1. Comprobaciones: {c:dynamite}, después {c:jail}. 2. Roba {n:draw_per_turn} cartas. 3. Juega las cartas que quieras, en cualquier orden; un {c:shot} por turno (sin límite con la {c:vulcan}, para el {ch:mad_dog} y en el {x:high_noon}). 4. Termina el turno; con más cartas que ♥, descarta las sobrantes de una en una.",
+        fr="1. Contrôles : {c:dynamite}, puis {c:jail}. 2. Pioche {n:draw_per_turn} cartes. 3. Joue autant de cartes que tu veux, dans n'importe quel ordre ; un {c:shot} par tour (sans limite avec le {c:vulcan}, pour le {ch:mad_dog} et à {x:high_noon}). 4. Finis le tour ; avec plus de cartes que de ♥, défausse l'excédent une carte à la fois.",
     ),
     "high_noon": P(
         en="Rounds count on the {r:sheriff}'s turns. From round {n:high_noon_round}, {x:high_noon}: no {c:shot} limit, no {c:cover}, no healing ({c:canteen}, {c:saloon}, {ch:bonesetter}).",
@@ -184,10 +190,10 @@ PHRASES: Final[dict[str, Text]] = {
         fr="La {c:jail} et la {c:dynamite} retournent la carte du dessus de la pioche, puis la défaussent ({n:hearts} des {n:deck_size} cartes sont ♥, {n:spades} sont ♠ 2–9). {c:jail} : ♥ = tu t'évades et joues ; sinon tu pioches mais ne joues pas ; la {c:jail} est défaussée dans tous les cas. {c:dynamite} : ♠ 2–9 = 3 dégâts, puis défaussée ; sinon elle passe au joueur vivant suivant. {ch:lucky} a deux essais à chaque contrôle, pièces comprises.",
     ),
     "checks_c": P(
-        en="{c:jail} and {c:dynamite} flip the deck's top card, then discard it ({n:hearts} of the {n:deck_size} cards are ♥, {n:spades} are ♠ 2–9). The {c:jail} is discarded either way; a {c:dynamite} that does not explode passes to the next living player. {ch:lucky} has two tries at every check, coins included.",
-        pt="A {c:jail} e a {c:dynamite} viram a carta do topo do baralho e depois a descartam ({n:hearts} das {n:deck_size} cartas são ♥, {n:spades} são ♠ 2–9). A {c:jail} é descartada de qualquer jeito; a {c:dynamite} que não explode passa para o próximo jogador vivo. O {ch:lucky} tem duas tentativas em toda verificação, moedas inclusive.",
-        es="La {c:jail} y la {c:dynamite} voltean la carta superior del mazo y luego la descartan ({n:hearts} de las {n:deck_size} cartas son ♥, {n:spades} son ♠ 2–9). La {c:jail} se descarta en ambos casos; la {c:dynamite} que no explota pasa al siguiente jugador vivo. El {ch:lucky} tiene dos intentos en cada comprobación, monedas incluidas.",
-        fr="La {c:jail} et la {c:dynamite} retournent la carte du dessus de la pioche, puis la défaussent ({n:hearts} des {n:deck_size} cartes sont ♥, {n:spades} sont ♠ 2–9). La {c:jail} est défaussée dans tous les cas ; une {c:dynamite} qui n'explose pas passe au joueur vivant suivant. {ch:lucky} a deux essais à chaque contrôle, pièces comprises.",
+        en="{c:jail} and {c:dynamite} flip the deck's top card, then discard it ({n:hearts} of the {n:deck_size} cards are ♥, {n:spades} are ♠ 2–9). The {c:jail} is discarded either way; a {c:dynamite} that does not explode passes to the next living player.",
+        pt="A {c:jail} e a {c:dynamite} viram a carta do topo do baralho e depois a descartam ({n:hearts} das {n:deck_size} cartas são ♥, {n:spades} são ♠ 2–9). A {c:jail} é descartada de qualquer jeito; a {c:dynamite} que não explode passa para o próximo jogador vivo.",
+        es="La {c:jail} y la {c:dynamite} voltean la carta superior del mazo y luego la descartan ({n:hearts} de las {n:deck_size} cartas son ♥, {n:spades} son ♠ 2–9). La {c:jail} se descarta en ambos casos; la {c:dynamite} que no explota pasa al siguiente jugador vivo.",
+        fr="La {c:jail} et la {c:dynamite} retournent la carte du dessus de la pioche, puis la défaussent ({n:hearts} des {n:deck_size} cartes sont ♥, {n:spades} sont ♠ 2–9). La {c:jail} est défaussée dans tous les cas ; une {c:dynamite} qui n'explose pas passe au joueur vivant suivant.",
     ),
     "odds": P(
         en="Odds on a full deck: {n:odds}.",
@@ -306,7 +312,7 @@ PHRASES: Final[dict[str, Text]] = {
         fr="## Décisions et ids des coups",
     ),
     "decisions_legend": P(
-        en="Each decision kind and its move ids (<card> = a card id, <seat> = a seat number, <copy> = one card such as shot_07, <upgrade> = {n:upgrade_ids}):",
+        en="Decision kinds and their move ids (<card>: a card id; <seat>: a seat number; <copy>: one card, e.g. shot_07; <upgrade>: {n:upgrade_ids}):",
         pt="Cada tipo de decisão e os ids das suas jogadas (<card> = um id de carta, <seat> = um número de lugar, <copy> = uma carta como shot_07, <upgrade> = {n:upgrade_ids}):",
         es="Cada tipo de decisión y los ids de sus jugadas (<card> = un id de carta, <seat> = un número de asiento, <copy> = una carta como shot_07, <upgrade> = {n:upgrade_ids}):",
         fr="Chaque type de décision et les ids de ses coups (<card> = un id de carte, <seat> = un numéro de place, <copy> = une carte comme shot_07, <upgrade> = {n:upgrade_ids}) :",

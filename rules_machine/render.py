@@ -210,7 +210,8 @@ def _decisions(doc: dict[str, Any], lang: str, compact: bool) -> list[str]:
     return out
 
 
-_FULL_ONLY_ENGINE = ("engine_illegal", "engine_own_turn")
+_FULL_ONLY_ENGINE = ("engine_illegal", "engine_old_jail", "engine_glory_dropped", "engine_own_turn")
+"""Engine decisions a model never meets as a choice: stated in the full text only."""
 
 
 def _engine(doc: dict[str, Any], lang: str, compact: bool) -> list[str]:
@@ -225,7 +226,9 @@ def _engine(doc: dict[str, Any], lang: str, compact: bool) -> list[str]:
 def _text(lang: str, compact: bool) -> str:
     doc = rules_document()
     blocks = [
-        [phrase("title", lang), phrase("versions", lang), "", phrase("intro", lang)],
+        [phrase("title", lang)]
+        + ([] if compact else [phrase("versions", lang)])
+        + [phrase("naming", lang), "", phrase("intro", lang)],
         _roles(doc, lang, compact),
         _modes(doc, lang, compact),
         *_rules(doc, lang, compact),
