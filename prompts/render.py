@@ -104,9 +104,7 @@ def render_system(
         ),
         role=s["role"].format(role=cat.role.get(role, role), objective=cat.objective.get(role, "")),
         characters=[
-            s["character_line"].format(
-                seat=p.seat, name=cat.character[p.character], ability=cat.ability[p.character]
-            )
+            s["character_line"].format(seat=p.seat, name=cat.character[p.character], id=p.character)
             for p in view.players
         ],
         contract=contract,
