@@ -253,3 +253,17 @@ def test_unknown_language_is_a_clear_error() -> None:
         rules_text("xx")
     assert all(lang in str(e.value) for lang in LANGS)
     assert isinstance(e.value, ValueError)
+
+
+def test_the_docs_state_the_current_token_counts() -> None:
+    """docs/rules-for-ai.md's table is the measured count of each text (run
+    benchmarks/rules_tokens.py and copy its figures when a text changes)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules-for-ai.md").read_text("utf-8")
+    rows = {
+        m.group(1): (int(m.group(2).replace(",", "")), int(m.group(3).replace(",", "")))
+        for m in re.finditer(r"^\| (en|pt|es|fr) \| ([\d,]+) \| ([\d,]+) \|$", doc, re.M)
+    }
+    assert set(rows) == set(LANGS)
+    for lang, (compact, full) in rows.items():
+        assert compact == count_tokens(rules_text(lang, compact=True)), lang
+        assert full == count_tokens(rules_text(lang, compact=False)), lang
