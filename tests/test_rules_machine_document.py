@@ -267,3 +267,12 @@ def test_the_docs_state_the_current_token_counts() -> None:
     for lang, (compact, full) in rows.items():
         assert compact == count_tokens(rules_text(lang, compact=True)), lang
         assert full == count_tokens(rules_text(lang, compact=False)), lang
+
+
+def test_the_rules_machine_imports_the_engine_and_never_the_harness() -> None:
+    probe = (
+        "import sys, bangarena.rules_machine as r; r.rules_text('fr'); r.schema('SeatView'); "
+        "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('bangarena.')}))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['engine', 'rules_machine']"
