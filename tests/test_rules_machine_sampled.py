@@ -34,14 +34,16 @@ from bangarena.engine import (
     new_game,
     view_to_dict,
 )
+from bangarena.engine.cards import DECK
 from bangarena.engine.roles import MODES
+from bangarena.engine.scenario import load_scenario
 from bangarena.rules_machine import answer_schema, schema
 from bangarena.rules_machine.ids import DECISION_MOVES, pattern_regex
 
 GAMES = 1000
 TARGET = 20_000
 ALWAYS = 100  # every kind's first ALWAYS objects are validated, so rare kinds all are
-RATES = {"Decision": 0.14, "Move": 0.23, "SeatView": 0.133, "Event": 0.045, "GameRecord": 1.0}
+RATES = {"Decision": 0.14, "Move": 0.24, "SeatView": 0.137, "Event": 0.045, "GameRecord": 1.0}
 """Then a seeded share of the rest (148k decisions, ~1M legal moves, ~490k events in all)."""
 PLAIN = {"Decision": 100, "Move": 100, "SeatView": 50, "Event": 100, "GameRecord": 2}
 """How many of each sampler's first objects the plain validator checks too (it is slow)."""
@@ -114,6 +116,49 @@ class Sampler:
         return sum(self.validated.values())
 
 
+_BOOM = next(c.id for c in DECK if c.explodes and c.kind != "dynamite")  # a ♠ 2–9 card
+_OTHERS = [{"role": "outlaw"}, {"role": "outlaw"}, {"role": "renegade"}]
+TARGETED: list[tuple[dict[str, Any], list[tuple[int, str]], str]] = [
+    (  # Bonesetter, hurt, meets an exploding Dynamite: heal first or take it
+        {
+            "seats": [
+                {"role": "sheriff", "character": "bonesetter", "life": 4,
+                 "hand": ["shot", "wagon"], "in_play": ["dynamite"]},
+                *_OTHERS,
+            ],
+            "deck": [_BOOM],
+            "step": "turn_start",
+        },
+        [],
+        "brace",
+    ),
+    (  # Bonesetter heals on his turn: which card goes first
+        {
+            "seats": [
+                {"role": "sheriff", "character": "bonesetter", "life": 3,
+                 "hand": ["wagon", "horse"]},
+                *_OTHERS,
+            ],
+        },
+        [(0, "heal")],
+        "heal_discard",
+    ),
+    (  # eliminating a player with two different stars: which one to take
+        {
+            "seats": [
+                {"role": "sheriff", "character": "lucky", "hand": ["shot"]},
+                {"role": "outlaw", "character": "grip", "life": 1, "hand": ["wagon"],
+                 "stars": ["marksman", "endurance"]},
+                {"role": "outlaw"},
+                {"role": "renegade"},
+            ],
+        },
+        [(0, "shot@1")],
+        "bounty_pick",
+    ),
+]  # fmt: skip
+
+
 def _illegal_id(ids: set[str], pool: list[str], rnd: random.Random) -> str:
     """An id from some other decision that this decision does not list."""
     while True:
@@ -138,6 +183,24 @@ def sampled() -> dict[str, Any]:
     constrained = {"legal": 0, "illegal": 0}
     id_pool: list[str] = ["end_turn", "take_hit", "draw_deck", "pick:hand", "upgrade:marksman"]
     view_events: Counter[str] = Counter()
+
+    def check_decision(d: Decision) -> None:
+        dd = decision_dict(d)
+        decisions.check(dd, d.kind)
+        for m in dd["moves"]:
+            if moves.wants(m["kind"]):
+                moves.check(m, m["kind"])
+        ids = d.ids
+        answer = Draft202012Validator(answer_schema(ids))
+        for move_id in ids:
+            assert answer.is_valid({"reason": None, "move": move_id})
+            constrained["legal"] += 1
+        bad = _illegal_id(set(ids), id_pool, rnd)
+        assert not answer.is_valid({"reason": "x", "move": bad}), (d.kind, bad, ids)
+        constrained["illegal"] += 1
+        if len(id_pool) < 5000:
+            id_pool.extend(ids)
+
     for i in range(GAMES):
         config = GameConfig(seats=4 + i % 5, mode=MODES[(i // 5) % len(MODES)])
         game = new_game(config, seed=i)
@@ -150,21 +213,7 @@ def sampled() -> dict[str, Any]:
                 assert hits, (d.kind, m.id, m.kind)
                 patterns_seen[(d.kind, *hits[0])] += 1
             if decisions.wants(d.kind):
-                dd = decision_dict(d)
-                decisions.check(dd, d.kind)
-                for m in dd["moves"]:
-                    if moves.wants(m["kind"]):
-                        moves.check(m, m["kind"])
-                ids = d.ids
-                answer = Draft202012Validator(answer_schema(ids))
-                for move_id in ids:
-                    assert answer.is_valid({"reason": None, "move": move_id})
-                    constrained["legal"] += 1
-                bad = _illegal_id(set(ids), id_pool, rnd)
-                assert not answer.is_valid({"reason": "x", "move": bad}), (d.kind, bad, ids)
-                constrained["illegal"] += 1
-                if len(id_pool) < 5000:
-                    id_pool.extend(ids)
+                check_decision(d)
             seat = d.seat
             if views.wants(d.kind):
                 v = view_to_dict(game.view(seat, since=cursors[seat]))
@@ -183,7 +232,20 @@ def sampled() -> dict[str, Any]:
             spectator = view_to_dict(game.view(None))
             views.check(spectator, "spectator")
             view_events.update(e["kind"] for e in spectator["events"])
+    # The rarest decision kinds also come from exact positions, so the sample has them even if
+    # a change of the engine's random streams made random play miss them.
+    targeted = []
+    for scenario, moves_before, kind in TARGETED:
+        game = load_scenario(scenario)
+        for seat, move_id in moves_before:
+            game.apply(seat, move_id)
+        d = game.decision
+        assert d.kind == kind, (kind, d.kind)
+        check_decision(d)
+        views.check(view_to_dict(game.view(d.seat)), d.kind)
+        targeted.append(d.kind)
     return {
+        "targeted": targeted,
         "decisions": decisions,
         "moves": moves,
         "views": views,
@@ -207,6 +269,9 @@ def test_at_least_20000_objects_of_each_kind_validate(sampled: dict[str, Any]) -
 
 def test_every_decision_kind_and_event_kind_is_in_the_sample(sampled: dict[str, Any]) -> None:
     assert set(sampled["decisions"].validated) == set(DECISION_KINDS)
+    assert sampled["targeted"] == [kind for _, _, kind in TARGETED]
+    for kind in ("brace", "bounty_pick", "heal_discard"):  # random play met them too
+        assert sampled["decisions"].seen[kind] > 1, kind
     kinds = {c.KIND for c in EVENT_TYPES}
     assert set(sampled["events"].validated) == kinds
     assert set(sampled["view_events"]) == kinds
