@@ -70,7 +70,8 @@ def last_user(kind: str, body: dict) -> str:
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
 async def test_real_sdk_seats_play_a_full_match(servers, kind: str) -> None:
     fake = servers[kind]
-    fake.behaviour = behaviour = FakeBehaviour(seed=3, cached_share=0.9)
+    reasoning = 7 if kind == "openai" else 0
+    fake.behaviour = behaviour = FakeBehaviour(seed=3, cached_share=0.9, reasoning_tokens=reasoning)
     settings = MatchSettings(seats=5, seed=21, time_per_move_s=30)
     models = {0: model_seat(fake.spec("fake-model"), 0), 3: model_seat(fake.spec("fake-model"), 3)}
     rec = await run_match(settings, table(5, models, 21))
@@ -82,6 +83,7 @@ async def test_real_sdk_seats_play_a_full_match(servers, kind: str) -> None:
         assert s.sdk.startswith(f"{kind} ") and s.prompt_version
         assert t.decisions > 0 and t.first_try_valid_rate == 1.0 and t.autopilot_moves == 0
         assert t.usage.input_tokens > t.usage.cached_tokens > 0 and t.usage.output_tokens > 0
+        assert t.usage.reasoning_tokens == reasoning * t.attempts
         mine = [m for m in rec.moves if m.seat == i]
         assert all(m.attempts[0].model_id == "fake-model-fake" for m in mine)
         first = mine[0].attempts[0].usage
