@@ -206,7 +206,8 @@ def _decisions(doc: dict[str, Any], lang: str, compact: bool) -> list[str]:
     if not compact:
         out.append(phrase("h_move_kinds", lang))
         for mk in doc["move_kinds"]:
-            out.append(f"- `{mk['id']}` ({mk['id_pattern']}): {mk['text'][lang]}")
+            shown = mk["id_pattern"].replace("<card_kind>", "<card>").replace("<card_id>", "<copy>")
+            out.append(f"- `{mk['id']}` ({shown}): {mk['text'][lang]}")
     return out
 
 
