@@ -130,6 +130,11 @@ class ModelOptions(BaseModel):
     price_output_per_mtok: float | None = Field(default=None, ge=0.0)
     price_cached_per_mtok: float | None = Field(default=None, ge=0.0)
     concurrency: int | None = Field(default=None, ge=1, description="max requests in flight")
+    constrain_ids: bool | None = Field(
+        default=None,
+        description="json_schema/tool modes: send the answer schema whose move is an enum of the "
+        "legal ids (the fixed schema keeps provider prompt caches warmer)",
+    )
     api_key_env: str | None = Field(
         default=None, description="read the API key from this variable (e.g. OPENROUTER_API_KEY)"
     )

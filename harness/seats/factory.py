@@ -104,5 +104,6 @@ def build_seat(
         raise SeatSpecError(f"seat {seat} ({plan.text}): {e}") from None
     return ModelSeat(
         plan.spec, provider, plan.options, seat=seat, lang=lang, notes=notes,
-        constrain_ids=constrain_ids, transcripts=transcripts,
+        constrain_ids=constrain_ids if plan.options.constrain_ids is None else plan.options.constrain_ids,
+        transcripts=transcripts,
     )  # fmt: skip
