@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import inspect
 import json
@@ -23,6 +21,7 @@ from .base import (
     sdk_label,
     status_kind,
 )
+from .sdk_client import LoopBoundClient
 
 CACHE_CONTROL = {"type": "ephemeral"}
 
@@ -172,32 +171,16 @@ class AnthropicProvider:
         client: anthropic.AsyncAnthropic | None = None,
     ) -> None:
         self.model = model
-        self._kwargs: dict[str, Any] | None = None
+        kwargs: dict[str, Any] | None = None
         if client is None:
-            self._kwargs = {"max_retries": 0}
+            kwargs = {"max_retries": 0}
             if api_key is not None:
-                self._kwargs["api_key"] = api_key
+                kwargs["api_key"] = api_key
             if base_url is not None:
-                self._kwargs["base_url"] = base_url
-            client = anthropic.AsyncAnthropic(**self._kwargs)
-        self._client = client
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.base_url = str(client.base_url).rstrip("/")
+                kwargs["base_url"] = base_url
+        self._sdk_client = LoopBoundClient(anthropic.AsyncAnthropic, kwargs, client, concurrency)
+        self.base_url = self._sdk_client.base_url
         self._sdk = sdk_label("anthropic")
-        self._concurrency = concurrency
-        self._limit = asyncio.Semaphore(concurrency) if concurrency else None
-
-    def _bound_client(self):
-        """The SDK client for the running loop: pooled connections belong to one event loop, so
-        a provider reused under a new loop (a new asyncio.run, a new test) gets a new client."""
-        loop = asyncio.get_running_loop()
-        if self._loop is not loop:
-            if self._loop is not None and self._kwargs is not None:
-                self._client = anthropic.AsyncAnthropic(**self._kwargs)
-            if self._loop is not None and self._concurrency:
-                self._limit = asyncio.Semaphore(self._concurrency)
-            self._loop = loop
-        return self._client
 
     def request_params(self, req: ProviderRequest) -> dict[str, Any]:
         """What `complete` sends besides the messages and the system prompt text."""
@@ -206,8 +189,8 @@ class AnthropicProvider:
     async def complete(self, req: ProviderRequest) -> ProviderReply:
         params = self.request_params(req)
         messages = [{"role": m.role, "content": m.content} for m in req.messages]
-        client = self._bound_client()
-        async with self._limit or contextlib.nullcontext():
+        client = self._sdk_client.bound()
+        async with self._sdk_client.slot():
             started = time.perf_counter()
             try:
                 message = await client.messages.create(
@@ -239,7 +222,4 @@ class AnthropicProvider:
         )
 
     async def aclose(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._loop is not None and self._loop is not loop and self._loop.is_closed():
-            return  # its pooled connections died with their loop: nothing left to close
-        await self._client.close()
+        await self._sdk_client.aclose()
