@@ -14,13 +14,12 @@ import argparse
 import json
 import statistics
 
-import bpe_openai
-
 from bangarena.engine import GameConfig, new_game
 from bangarena.harness.bots import make_bot
 from bangarena.prompts.catalog import LANGS
 from bangarena.prompts.memory import PromptMemory
 from bangarena.prompts.render import PROMPT_VERSION, render_system, render_turn
+from bangarena.rules_machine.tokens import count_tokens
 
 # Notes as a model writes them (a repeated letter would tokenise far worse than prose).
 NOTES = "#3 shot me twice, likely Outlaw; #1 helped the Sheriff; keep Ricochets for #4's Duel. "
@@ -43,8 +42,7 @@ def main() -> None:
     ap.add_argument("--lang", default="en")
     ap.add_argument("--notes-chars", type=int, default=200)
     args = ap.parse_args()
-    enc = bpe_openai.get_encoding("o200k_base")
-    count = lambda text: len(enc.encode(text))  # noqa: E731
+    count = count_tokens
 
     turn: list[int] = []
     for seed in range(args.games):

@@ -16,11 +16,12 @@ import functools
 import json
 import random
 import time
-import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from bangarena.rules_machine.tokens import count_tokens as count_tokens_raw
 
 from .base import FinishReason, ProviderError, ProviderReply, ProviderRequest, Usage
 
@@ -52,20 +53,9 @@ class ScriptedContext:
     decision: Any
 
 
-@functools.cache
-def _encoding():
-    with warnings.catch_warnings():  # bpe-openai loads its data with a deprecated importlib call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import bpe_openai
-
-        encoding = bpe_openai.get_encoding("o200k_base")
-        encoding.encode("warm up")  # the data loads on first use
-        return encoding
-
-
 @functools.lru_cache(maxsize=256)
 def _count_cached(text: str) -> int:
-    return len(_encoding().encode(text))
+    return count_tokens_raw(text)
 
 
 def count_tokens(text: str) -> int:
@@ -74,7 +64,7 @@ def count_tokens(text: str) -> int:
         return 0
     if len(text) > 2000:
         return _count_cached(text)
-    return len(_encoding().encode(text))
+    return count_tokens_raw(text)
 
 
 def _field(context: Any, name: str) -> Any:

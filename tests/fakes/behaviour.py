@@ -8,15 +8,15 @@ the prompt-cache state (which system prompts it has seen).
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 import threading
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from bangarena.rules_machine.tokens import count_tokens as _count
 
 LEGAL_IDS_PREFIX = "Legal move ids: "
 ILLEGAL_ID = "not_a_legal_move"
@@ -100,21 +100,9 @@ class Received:
     action: str = ""
 
 
-@functools.cache
-def _encoding():
-    with warnings.catch_warnings():  # bpe-openai loads its data with a deprecated importlib call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import bpe_openai
-
-        encoding = bpe_openai.get_encoding("o200k_base")
-        encoding.encode("warm up")  # the data loads on first use
-        return encoding
-
-
-@functools.lru_cache(maxsize=1024)
 def count_tokens(text: str) -> int:
     """Real o200k_base token count."""
-    return len(_encoding().encode(text)) if text else 0
+    return _count(text) if text else 0
 
 
 def text_of(content: Any) -> str:
