@@ -15,18 +15,6 @@ from bangarena.engine import GameConfig, replay
 from bangarena.harness.cli import app
 from bangarena.harness.records import match_record_schema
 
-
-def rules_available() -> bool:
-    try:
-        from bangarena.rules_machine import rules_text  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_rules = pytest.mark.skipif(
-    not rules_available(), reason="bangarena.rules_machine.rules_text has not landed yet"
-)
 runner = CliRunner()
 VALIDATOR = jsonschema.Draft202012Validator(match_record_schema())
 
@@ -46,7 +34,6 @@ def load(path: Path) -> dict:
     return data
 
 
-@needs_rules
 def test_play_scripted_and_bots_writes_a_record(tmp_path: Path) -> None:
     models = tmp_path / "models.toml"
     models.write_text('["scripted:rule"]\nfaults = { invalid_json = 0.1, refusal = 0.05 }\n')
@@ -63,7 +50,6 @@ def test_play_scripted_and_bots_writes_a_record(tmp_path: Path) -> None:
     assert data["seats"][0]["system_prompt"] and data["config"]["transcripts"] is True
 
 
-@needs_rules
 def test_no_transcripts_keeps_the_record_small(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
     r = play("--seats", "4", "--seed", "3", "--fill", "scripted", "--no-transcripts", "--quiet",
@@ -87,7 +73,6 @@ def test_a_person_plays_through_stdin(tmp_path: Path) -> None:
     assert "Type a number" in r.output
 
 
-@needs_rules
 def test_play_a_model_on_a_fake_openai_server(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
     with FakeServer("openai", FakeBehaviour(seed=4)) as fake:

@@ -21,19 +21,6 @@ from bangarena.harness.seats import BotSeat, Deadline, ModelSeat, build_seat
 from bangarena.harness.seats.factory import SeatPlan, scripted_policy
 from bangarena.prompts.catalog import catalog
 
-
-def rules_available() -> bool:
-    try:
-        from bangarena.rules_machine import rules_text  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(
-    not rules_available(), reason="bangarena.rules_machine.rules_text has not landed yet"
-)
-
 # which failure class each injected fault must produce
 FAULT_CLASS = {
     "invalid_json": "unparsable",

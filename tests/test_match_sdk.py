@@ -20,19 +20,6 @@ from bangarena.harness.seats.factory import SeatPlan
 from bangarena.harness.seats.model_seat import DOWN_AFTER
 
 
-def rules_available() -> bool:
-    try:
-        from bangarena.rules_machine import rules_text  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(
-    not rules_available(), reason="bangarena.rules_machine.rules_text has not landed yet"
-)
-
-
 def answer_schema(legal=None, notes=True):
     try:
         from bangarena.rules_machine import answer_schema as real

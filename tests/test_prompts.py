@@ -21,19 +21,6 @@ from bangarena.prompts.render import PROMPT_VERSION, render_system, render_turn
 MODES = ("classic", "partners", "double_agent", "old_classic")
 
 
-def rules_available() -> bool:
-    try:
-        from bangarena.rules_machine import rules_text  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_rules = pytest.mark.skipif(
-    not rules_available(), reason="bangarena.rules_machine.rules_text has not landed yet"
-)
-
-
 def random_game(seats: int, mode: str, seed: int) -> Iterator[tuple[Game, list[int]]]:
     """Yield (game, cursors) at every decision of a uniform-random game; the caller renders the
     decision's seat from cursors[seat] and must store the new cursor."""
@@ -163,7 +150,6 @@ def test_no_leak_through_the_turn_prompt(lang: str) -> None:
     assert checked >= 60
 
 
-@needs_rules
 def test_no_leak_through_the_system_prompt() -> None:
     for seats, mode, seed in [(5, "classic", 3), (7, "double_agent", 4), (8, "partners", 5)]:
         for step, (game, _) in enumerate(random_game(seats, mode, seed)):
@@ -176,7 +162,6 @@ def test_no_leak_through_the_system_prompt() -> None:
                 assert render_system(other.view(s), "en", notes=True) == text
 
 
-@needs_rules
 @pytest.mark.parametrize("lang", LANGS)
 def test_system_prompt_is_fixed_for_a_seat_and_carries_role_and_contract(lang: str) -> None:
     game = new_game(GameConfig(seats=6, mode="classic"), 11)
