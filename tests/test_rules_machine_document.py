@@ -34,7 +34,7 @@ from bangarena.rules_machine.phrases import PHRASES
 from bangarena.rules_machine.tokens import encoding
 from bangarena.rules_machine.wording import snake
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[1] / "docs" / "seeds"
 SEED_FILES = {
     "pt": "000_d256f0bec6091658.txt",
     "es": "001_1caf52e054aba464.txt",
