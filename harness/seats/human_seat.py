@@ -58,9 +58,12 @@ class HumanSeat:
             queue: asyncio.Queue[object] = asyncio.Queue()
 
             def pump() -> None:
-                for line in iter(self.stream.readline, ""):
-                    loop.call_soon_threadsafe(queue.put_nowait, line)
-                loop.call_soon_threadsafe(queue.put_nowait, _EOF)
+                try:
+                    for line in iter(self.stream.readline, ""):
+                        loop.call_soon_threadsafe(queue.put_nowait, line)
+                    loop.call_soon_threadsafe(queue.put_nowait, _EOF)
+                except RuntimeError:
+                    pass  # the match (and its loop) ended while the person was still typing
 
             self._thread = threading.Thread(target=pump, name="human-seat-input", daemon=True)
             self._thread.start()
