@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bangarena.engine.events import Drew, Event, GameOver, GameStarted, Healed, Played
+from bangarena.engine.events import Drew, Event, GameOver, GameStarted, Healed, Played, Reshuffled
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW
 
 OUTLAW_SIDE = (OUTLAW, DOUBLE_AGENT)
@@ -114,7 +114,7 @@ def _healed_after(log: list[Event], i: int, n: int, seat: int, cause: str) -> bo
     of a Saloon or a Canteen follow its ``played`` event (after Empty Hands' draw, if any)."""
     while i < n:
         e = log[i]
-        if type(e) is Drew:
+        if type(e) is Drew or type(e) is Reshuffled:  # Empty Hands' draw may reshuffle first
             i += 1
             continue
         if type(e) is not Healed or e.cause != cause:
