@@ -7,6 +7,7 @@ form a given viewer may see; the log itself always holds the full events.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -323,22 +324,43 @@ def event_dict(ev: Event, viewer: int | None, full: bool = False) -> dict[str, A
         forms = ev.forms = [None, None]
     d = forms[private]
     if d is None:
-        d = forms[private] = _build(ev, not private)
+        d = forms[private] = _BUILDERS[type(ev)][not private](ev)
     return d
+
+
+def _builder(cls: type[Event], hide: bool) -> Callable[[Event], dict[str, Any]]:
+    """A function rendering one form of ``cls`` events as a dict: ``{"kind": ..., field: value}``
+    in declaration order, hidden fields None when ``hide``, lists copied (the log's own lists
+    never leave the engine).
+
+    Every view renders a few events, so each class gets straight-line code (generated once, at
+    import) instead of a loop over its fields: rendering is about twice as fast.
+    """
+    items = [f'"kind": {cls.KIND!r}']
+    hidden = cls.HIDDEN if hide else ()
+    types = {f.name: str(f.type) for f in fields(cls)}
+    for name in _FIELDS[cls]:
+        if name in hidden:
+            value = "None"
+        elif "list" in types[name] or "Any" in types[name]:
+            value = f"(ev.{name}[:] if type(ev.{name}) is list else ev.{name})"
+        else:
+            value = f"ev.{name}"
+        items.append(f"{name!r}: {value}")
+    src = f"def build(ev):\n    return {{{', '.join(items)}}}\n"
+    namespace: dict[str, Any] = {}
+    exec(src, {"list": list, "type": type}, namespace)  # noqa: S102 - code built from field names
+    return namespace["build"]
+
+
+# Per event class: (the full form's renderer, the hidden form's renderer).
+_BUILDERS: dict[type[Event], tuple[Callable[[Event], dict[str, Any]], ...]] = {
+    c: (_builder(c, False), _builder(c, True)) for c in EVENT_TYPES
+}
 
 
 def _build(ev: Event, hide: bool) -> dict[str, Any]:
-    cls = type(ev)
-    d: dict[str, Any] = {"kind": cls.KIND}
-    hidden = cls.HIDDEN if hide else ()
-    for name in _FIELDS[cls]:
-        v = getattr(ev, name)
-        if name in hidden:
-            v = None
-        elif type(v) is list:
-            v = list(v)
-        d[name] = v
-    return d
+    return _BUILDERS[type(ev)][hide](ev)
 
 
 def event_from_dict(d: dict[str, Any]) -> Event:
