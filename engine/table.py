@@ -37,6 +37,8 @@ def has_in_play(p: Player, kind: str) -> bool:
 
 _HORSE = {c.id: c.builtin_horse for c in CHARACTERS}
 _SCOPE = {c.id: int(c.builtin_scope) for c in CHARACTERS}
+_HORSE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "horse")
+_SCOPE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "scope")
 
 
 def horse_bonus(p: Player) -> int:
@@ -52,18 +54,29 @@ def scope_bonus(p: Player) -> int:
 def distances_from(g: GameState, seat: int) -> list[int]:
     """Distance from ``seat`` to every seat (0 for itself and for eliminated seats)."""
     players = g.players
-    order = [p.seat for p in players if p.alive]
     out = [0] * g.seats
-    if not players[seat].alive:
+    me = players[seat]
+    if not me.alive:
         return out
+    # Called for every view and most play decisions: horse_bonus/scope_bonus are inlined
+    # (a set test on the in-play card indexes) to keep it cheap.
+    order = [p for p in players if p.alive]
     n = len(order)
-    i = order.index(seat)
-    scope = scope_bonus(players[seat])
-    for j, s in enumerate(order):
-        if s != seat:
+    i = [p.seat for p in order].index(seat)
+    scope = _SCOPE[me.character]
+    if me.in_play and not _SCOPE_CARDS.isdisjoint(me.in_play):
+        scope += 1
+    horse = _HORSE
+    for j, p in enumerate(order):
+        if j != i:
             k = i - j if i > j else j - i
-            d = (k if k < n - k else n - k) + horse_bonus(players[s]) - scope
-            out[s] = d if d > 1 else 1
+            d = (k if k < n - k else n - k) - scope
+            h = horse[p.character]
+            if h:
+                d += h
+            elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
+                d += 1
+            out[p.seat] = d if d > 1 else 1
     return out
 
 

@@ -108,31 +108,35 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
     players = g.players
     me = players[seat] if seat is not None else None
     dist = distances_from(g, seat) if me is not None and me.alive else [0] * g.seats
-    if g.mode == "double_agent":
-        known = known_roles(g, seat)
-    else:
-        known = {seat: me.role} if me is not None else {}
+    # Outside double_agent a seat knows only its own role (besides the public ones).
+    known = known_roles(g, seat) if g.mode == "double_agent" else None
     sheriff, over = g.sheriff, g.over
     ids = CARD_IDS
     pviews = []
-    for p in players:
+    add = pviews.append
+    for s, p in enumerate(players):
         alive = p.alive
-        public = over or not alive or p.seat == sheriff
+        public = over or not alive or s == sheriff
+        if public or s == seat:
+            role = p.role
+        else:
+            role = known.get(s) if known is not None else None
         in_play = p.in_play
         stars = p.stars
-        pviews.append(
+        weapon = p.weapon
+        add(
             PlayerView(
-                p.seat,
+                s,
                 p.character,
                 alive,
                 p.life,
                 p.max_life,
                 len(p.hand),
-                dist[p.seat] or None,
+                dist[s] or None,
                 [ids[c] for c in in_play] if in_play else [],
-                ids[p.weapon] if p.weapon >= 0 else None,
-                [s or None for s in stars] if stars else [],
-                p.role if public else known.get(p.seat),
+                ids[weapon] if weapon >= 0 else None,
+                [x or None for x in stars] if stars else [],
+                role,
                 public,
             )
         )
