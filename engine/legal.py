@@ -42,7 +42,7 @@ from .moves import (
     return_move,
     upgrade_move,
 )
-from .roles import OLD_CLASSIC
+from .roles import MAX_SEATS, OLD_CLASSIC
 from .state import GameState, Player
 from .table import bonesetter_can_heal, can_heal, can_shoot, distances_from, weapon_range
 
@@ -59,10 +59,24 @@ def _has_cards(p: Player) -> bool:
     return bool(p.hand or p.in_play or p.weapon >= 0)
 
 
+# Play moves by card kind (and target seat), built once: legal-move generation runs at every
+# decision and formatting/interning ids there was a visible share of the engine's time.
+_AT = {
+    k: tuple(play_move(k, s) for s in range(MAX_SEATS))
+    for k in ("shot", "snatch", "knock_off", "duel", "jail")
+}
+_AS_SHOT_AT = tuple(play_as_move(s) for s in range(MAX_SEATS))
+_UNTARGETED = {
+    k.id: play_move(k.id)
+    for k in CARD_KINDS
+    if k.id not in ("ricochet", *_AT) and k.target == "none"
+}
+
+
 def _play(g: GameState, pending: list) -> list[Move]:
     seat = pending[1]
-    p = g.players[seat]
     players = g.players
+    p = players[seat]
     moves = [END_TURN]
     if not p.hand:
         if bonesetter_can_heal(g, p):
@@ -70,6 +84,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
         return moves
     kinds = _kinds_in_hand(p)
     dist = None
+    others = [q for q in players if q.alive and q.seat != seat]
     in_play = {CARD_KIND_OF[c] for c in p.in_play}
     for kind in kinds:
         if kind == "shot" or (kind == "ricochet" and p.character == "two_face"):
@@ -78,48 +93,39 @@ def _play(g: GameState, pending: list) -> list[Move]:
             if dist is None:
                 dist = distances_from(g, seat)
             rng = weapon_range(p)
-            for s in range(g.seats):
-                if s != seat and players[s].alive and dist[s] <= rng:
-                    moves.append(play_move("shot", s) if kind == "shot" else play_as_move(s))
+            at = _AT["shot"] if kind == "shot" else _AS_SHOT_AT
+            moves.extend([at[q.seat] for q in others if dist[q.seat] <= rng])
         elif kind == "ricochet":
             continue
         elif kind == "canteen":
             if can_heal(g, p) and not (g.mode == OLD_CLASSIC and _alive_count(g) < 3):
-                moves.append(play_move(kind))
+                moves.append(_UNTARGETED[kind])
         elif kind == "snatch":
             if dist is None:
                 dist = distances_from(g, seat)
-            for s in range(g.seats):
-                if s != seat and players[s].alive and dist[s] == 1 and _has_cards(players[s]):
-                    moves.append(play_move(kind, s))
+            at = _AT[kind]
+            moves.extend([at[q.seat] for q in others if dist[q.seat] == 1 and _has_cards(q)])
         elif kind == "knock_off":
-            for s in range(g.seats):
-                if s != seat and players[s].alive and _has_cards(players[s]):
-                    moves.append(play_move(kind, s))
+            at = _AT[kind]
+            moves.extend([at[q.seat] for q in others if _has_cards(q)])
         elif kind == "duel":
-            for s in range(g.seats):
-                if s != seat and players[s].alive:
-                    moves.append(play_move(kind, s))
+            at = _AT[kind]
+            moves.extend([at[q.seat] for q in others])
         elif kind == "jail":
-            for s in range(g.seats):
-                q = players[s]
-                if (
-                    s != seat
-                    and q.alive
-                    and s != g.sheriff
-                    and not any(CARD_KIND_OF[c] == "jail" for c in q.in_play)
-                ):
-                    moves.append(play_move(kind, s))
+            at = _AT[kind]
+            for q in others:
+                if q.seat != g.sheriff and not any(CARD_KIND_OF[c] == "jail" for c in q.in_play):
+                    moves.append(at[q.seat])
         else:
             color = _COLOR[kind]
             if color == BLUE:
                 if kind not in in_play:
-                    moves.append(play_move(kind))
+                    moves.append(_UNTARGETED[kind])
             elif color == WEAPON:
                 if p.weapon < 0 or CARD_KIND_OF[p.weapon] != kind:
-                    moves.append(play_move(kind))
+                    moves.append(_UNTARGETED[kind])
             else:
-                moves.append(play_move(kind))
+                moves.append(_UNTARGETED[kind])
     if bonesetter_can_heal(g, p):
         moves.append(HEAL)
     return moves
