@@ -29,7 +29,7 @@ from .roles import (
 )
 from .state import GameState, Player, state_from_dict, state_to_dict
 from .version import ENGINE_VERSION, RULES_VERSION
-from .views import SeatView, build_view, decision_info
+from .views import SeatView, build_view, decision_context
 
 DEAL = rng.STREAMS.index("deal")
 
@@ -61,10 +61,8 @@ class Game:
         if self.state.over:
             return None
         if self._decision is None:
-            info = decision_info(self.state)
-            self._decision = Decision(
-                info.seat, info.kind, self._moves, info.source, info.needed, info.card
-            )
+            pend = self.state.pending
+            self._decision = Decision(pend[1], pend[0], self._moves, *decision_context(pend))
         return self._decision
 
     @property

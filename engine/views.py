@@ -83,24 +83,29 @@ def known_roles(g: GameState, seat: int | None) -> dict[int, str]:
     return out
 
 
+def decision_context(pend: list) -> tuple[int | None, int | None, str | None]:
+    """``(source, needed, card)`` of a pending decision ``[kind, seat, *context]``."""
+    kind = pend[0]
+    if kind == "answer_shot":
+        return pend[2], pend[3], pend[4]
+    if kind == "answer_raid":
+        return pend[2], None, "raid"
+    if kind == "answer_duel":
+        return pend[2], None, "duel"
+    if kind == "brace":
+        return None, pend[3], pend[4]
+    if kind == "pick_card":
+        return pend[2], None, pend[3]
+    if kind == "bounty_pick":
+        return pend[2], None, None
+    return None, None, None
+
+
 def decision_info(g: GameState) -> DecisionInfo | None:
     pend = g.pending
     if pend is None:
         return None
-    kind = pend[0]
-    if kind == "answer_shot":
-        return DecisionInfo(pend[1], kind, source=pend[2], needed=pend[3], card=pend[4])
-    if kind in ("answer_raid", "answer_duel"):
-        return DecisionInfo(
-            pend[1], kind, source=pend[2], card="raid" if kind == "answer_raid" else "duel"
-        )
-    if kind == "brace":
-        return DecisionInfo(pend[1], kind, needed=pend[3], card=pend[4])
-    if kind == "pick_card":
-        return DecisionInfo(pend[1], kind, source=pend[2], card=pend[3])
-    if kind == "bounty_pick":
-        return DecisionInfo(pend[1], kind, source=pend[2])
-    return DecisionInfo(pend[1], kind)
+    return DecisionInfo(pend[1], pend[0], *decision_context(pend))
 
 
 def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
