@@ -6,12 +6,14 @@ back on the deck, which card to take with Vulture Junior).
 
 from __future__ import annotations
 
-from bangarena.engine.cards import KIND_BY_ID, REVOLVER_RANGE
+from bangarena.engine.cards import DECK, KIND_BY_ID, REVOLVER_RANGE
 
 WEAPONS = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "weapon")
 BLUES = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "blue")
 RANGE = {k: KIND_BY_ID[k].range for k in WEAPONS}
 HIGH_NOON_ROUND = 8
+# Card id -> kind for the public deck table (what kind_of computes, as one lookup).
+KIND_OF_ID = {c.id: c.kind for c in DECK}
 
 BASE_VALUE = {
     "shot": 2.6,

@@ -71,9 +71,10 @@ class Beliefs:
         """Update from the events of a view (only new events: the caller passes ``since``)."""
         handlers = _HANDLERS
         for e in events:
-            h = handlers.get(e["kind"])
-            if h is not None:
-                h(self, e)
+            kind = e["kind"]
+            # Most events (moves, draws, turns) say nothing about roles: test before calling.
+            if kind in handlers:
+                handlers[kind](self, e)
 
     def _changed(self) -> None:
         self.version += 1
@@ -152,10 +153,7 @@ class Beliefs:
         first = [0.0] * n
         for (a, b), w in self.acts.items():
             first[a] += w * base[b]
-        value = [
-            base[b] if b in known else -UNKNOWN_SIGNAL * max(-1.0, min(1.0, first[b]))
-            for b in range(n)
-        ]
+        value = [base[b] if b in known else -UNKNOWN_SIGNAL * _clamp1(first[b]) for b in range(n)]
         out = [0.0] * n
         sh = self.sheriff
         for (a, b), w in self.acts.items():
@@ -201,6 +199,11 @@ class Beliefs:
                     out[s] = _posterior(roles, score[s])
         self._cache = out
         return out
+
+
+def _clamp1(x: float) -> float:
+    """``max(-1.0, min(1.0, x))`` without the two calls."""
+    return -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
 
 
 def _posterior(pool: Counter[str], score: float) -> dict[str, float]:

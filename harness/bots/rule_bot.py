@@ -26,7 +26,15 @@ from bangarena.engine import Decision, Move, PlayerView, SeatView
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, PARTNERS, RENEGADE, SHERIFF
 
 from .base import Bot
-from .card_sense import HIGH_NOON_ROUND, RANGE, WEAPONS, keep_value, kind_of, weapon_range
+from .card_sense import (
+    HIGH_NOON_ROUND,
+    KIND_OF_ID,
+    RANGE,
+    WEAPONS,
+    keep_value,
+    kind_of,
+    weapon_range,
+)
 from .inference import Beliefs
 
 LAW_ROLES = (SHERIFF, DEPUTY)
@@ -68,11 +76,11 @@ class Situation:
         self.me: PlayerView = view.players[bot.seat]
         self.role = view.role or ""
         self.life = self.me.life
-        hand: dict[str, int] = {}
+        hand = self.hand = _Hand()
+        kinds = KIND_OF_ID
         for c in view.hand:
-            k = c.rsplit("_", 1)[0]
+            k = kinds[c]
             hand[k] = hand.get(k, 0) + 1
-        self.hand = _Hand(hand)
         self.hn = view.high_noon
         self._alive: list[int] | None = None
         self._u: list[float] | None = None
