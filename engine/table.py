@@ -58,25 +58,22 @@ def distances_from(g: GameState, seat: int) -> list[int]:
     me = players[seat]
     if not me.alive:
         return out
-    # Called for every view and most play decisions: horse_bonus/scope_bonus are inlined
-    # (a set test on the in-play card indexes) to keep it cheap.
-    order = [p for p in players if p.alive]
-    n = len(order)
-    i = [p.seat for p in order].index(seat)
+    # Called for every view and most play decisions, so horse_bonus/scope_bonus are inlined
+    # (a set test on the in-play card indexes) and the ring is walked once, clockwise.
     scope = _SCOPE[me.character]
     if me.in_play and not _SCOPE_CARDS.isdisjoint(me.in_play):
         scope += 1
+    others = [p for p in players[seat + 1 :] + players[:seat] if p.alive]
+    n = len(others) + 1  # living seats
     horse = _HORSE
-    for j, p in enumerate(order):
-        if j != i:
-            k = i - j if i > j else j - i
-            d = (k if k < n - k else n - k) - scope
-            h = horse[p.character]
-            if h:
-                d += h
-            elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
-                d += 1
-            out[p.seat] = d if d > 1 else 1
+    for k, p in enumerate(others, 1):  # k steps clockwise, n - k counter-clockwise
+        d = (k if k + k <= n else n - k) - scope
+        h = horse[p.character]
+        if h:
+            d += h
+        elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
+            d += 1
+        out[p.seat] = d if d > 1 else 1
     return out
 
 
