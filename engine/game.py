@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left
 from typing import Any
 
 from . import rng
@@ -37,13 +38,21 @@ DEAL = rng.STREAMS.index("deal")
 class Game:
     """One game. Exactly one decision is pending until the game is over."""
 
-    __slots__ = ("state", "config", "_moves", "_decision")
+    __slots__ = ("state", "config", "_moves", "_decision", "_log", "_shared", "_private")
 
     def __init__(self, state: GameState, config: GameConfig) -> None:
         self.state = state
         self.config = config
         self._moves: tuple[Move, ...] = tuple(advance(state)) if not state.over else ()
         self._decision: Decision | None = None
+        self._forget_forms()
+
+    def _forget_forms(self) -> None:
+        # A cache for views, not state: per logged event the form everyone may see
+        # (``_shared``, aligned with the log) and the indexes of the private events.
+        self._log: list[Event] | None = None
+        self._shared: list[dict[str, Any]] = []
+        self._private: list[int] = []
 
     # -- the decision ------------------------------------------------------------------------
     @property
@@ -108,7 +117,35 @@ class Game:
     # -- views and records -------------------------------------------------------------------
     def view(self, seat: int | None, since: int = 0) -> SeatView:
         """What ``seat`` may know (None: a spectator), with its events from ``since``."""
-        return build_view(self.state, seat, since)
+        return build_view(self.state, seat, since, self._view_events(seat, since))
+
+    def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]] | None:
+        """The events from ``since`` as ``seat`` sees them: a slice of the forms everyone may
+        see, with this seat's own private events swapped in (the same dicts as
+        :func:`event_dict` gives). Every view asks for ~17 events, most of them public, so one
+        slice beats a loop over them. None (let build_view do it) for a negative ``since``."""
+        log = self.state.log
+        if since < 0:
+            return None
+        if log is not self._log or len(log) < len(self._shared):
+            self._forget_forms()
+            self._log = log
+        shared = self._shared
+        if len(shared) < len(log):
+            private = self._private
+            for i in range(len(shared), len(log)):
+                e = log[i]
+                if e.private_to is not None:
+                    private.append(i)
+                shared.append(event_dict(e, None))
+        out = shared[since:]
+        if seat is not None:
+            private = self._private
+            for i in private[bisect_left(private, since) :]:
+                e = log[i]
+                if seat in e.private_to:
+                    out[i - since] = event_dict(e, seat)
+        return out
 
     def events(
         self, viewer: int | None, since: int = 0, full: bool = False
@@ -154,6 +191,9 @@ class Game:
         g.config = self.config
         g._moves = self._moves
         g._decision = self._decision
+        g._log = g.state.log if self._log is self.state.log else None
+        g._shared = self._shared[:] if g._log is not None else []
+        g._private = self._private[:] if g._log is not None else []
         return g
 
     def to_dict(self) -> dict[str, Any]:

@@ -108,8 +108,11 @@ def decision_info(g: GameState) -> DecisionInfo | None:
     return DecisionInfo(pend[1], pend[0], *decision_context(pend))
 
 
-def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
-    """The information set of ``seat`` (None: spectator), with events from ``since``."""
+def build_view(
+    g: GameState, seat: int | None, since: int = 0, events: list[dict[str, Any]] | None = None
+) -> SeatView:
+    """The information set of ``seat`` (None: spectator), with events from ``since``
+    (``events``: those events already rendered, as :meth:`Game.view` keeps them)."""
     players = g.players
     me = players[seat] if seat is not None else None
     dist = distances_from(g, seat) if me is not None and me.alive else [0] * g.seats
@@ -164,7 +167,7 @@ def build_view(g: GameState, seat: int | None, since: int = 0) -> SeatView:
         over,
         g.winning_team,
         list(g.winners),
-        _events(log, since, seat),
+        _events(log, since, seat) if events is None else events,
         since,
         len(log),
     )
