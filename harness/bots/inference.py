@@ -14,6 +14,8 @@ from collections import Counter
 
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, RENEGADE, SHERIFF
 
+from .card_sense import KIND_OF_ID
+
 # How much one act of aggression weighs, by card (a Duel or a Jail is as deliberate as a Shot;
 # Snatch and Knock Off are half-hearted: they are also played for the card).
 AGGRESSION = {"shot": 1.0, "duel": 1.0, "jail": 1.0, "knock_off": 0.5, "snatch": 0.4}
@@ -85,7 +87,8 @@ class Beliefs:
             return  # my own acts tell me nothing about the others
         key = (a, b)
         self.acts[key] = self.acts.get(key, 0.0) + w
-        self._changed()
+        self.version += 1  # _changed(), inlined: acts are the most frequent change
+        self._cache = None
 
     def _start(self, e: dict) -> None:
         n = e["seats"]
@@ -112,7 +115,7 @@ class Beliefs:
         target = e["target"]
         if target is None:
             return
-        kind = "shot" if e["as_kind"] == "shot" else e["card"].rsplit("_", 1)[0]
+        kind = "shot" if e["as_kind"] == "shot" else KIND_OF_ID[e["card"]]
         w = AGGRESSION.get(kind)
         if w is None:
             return
