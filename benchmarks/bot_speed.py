@@ -5,8 +5,9 @@ per decision), with the time split between the engine (apply), view building and
 Usage: python benchmarks/bot_speed.py [--games 300] [--seats 7] [--mode classic] [--profile]
 
 Prints games/s and decisions/s (player decisions; forced moves are applied by the engine),
-wall-clock and CPU, and for reference the same deals played by uniform random choices with no
-views (the engine alone) and with a view built per decision (the engine plus views).
+wall-clock and CPU; then the time per part, from a second run with clock reads around each
+part; and for reference the same deals played by uniform random choices with no views (the
+engine alone) and with a view built per decision (the engine plus views).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from bangarena.harness.bots import make_bot
 from bangarena.harness.simulate import bot_seed
 
 
-def rule_games(config: GameConfig, games: int) -> dict[str, float]:
-    """Rule bots in every seat; seconds spent in views, bots and the engine."""
+def rule_games(config: GameConfig, games: int, split: bool = False) -> dict[str, float]:
+    """Rule bots in every seat. With ``split``, also the seconds spent in views, bots and the
+    engine (four clock reads per decision, so games/s comes from a run without them)."""
     pc = time.perf_counter
     t_view = t_bot = t_apply = 0.0
     decisions = 0
@@ -33,6 +35,15 @@ def rule_games(config: GameConfig, games: int) -> dict[str, float]:
         n = config.seats
         bots = [make_bot("rule", bot_seed(seed, s), s) for s in range(n)]
         cursors = [0] * n
+        if not split:
+            while not game.over:
+                decision = game.decision
+                seat = decision.seat
+                view = game.view(seat, since=cursors[seat])
+                cursors[seat] = view.cursor
+                game.apply(seat, bots[seat].choose(view, decision))
+            decisions += len(game.state.history)
+            continue
         while not game.over:
             a = pc()
             decision = game.decision
@@ -94,6 +105,7 @@ def main() -> None:
     print(f"rule bots, {args.seats} seats {args.mode}, {n} games, {d / n:.0f} decisions/game")
     print(f"  games/s      {n / r['wall']:8.1f} wall   {n / r['cpu']:8.1f} cpu")
     print(f"  decisions/s  {d / r['wall']:8.0f} wall   {d / r['cpu']:8.0f} cpu")
+    r = rule_games(config, n, split=True)
     print(
         "  per decision (µs): "
         f"view {1e6 * r['view'] / d:.1f}, bot {1e6 * r['bot'] / d:.1f}, "
@@ -114,7 +126,7 @@ def main() -> None:
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-        rule_games(config, max(n // 3, 1))
+        rule_games(config, max(n // 3, 1), split=True)
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
 
