@@ -53,7 +53,9 @@ def main() -> None:
     ap.add_argument("--mode", default="classic")
     args = ap.parse_args()
     print(f"random-legal playouts, mode={args.mode}, {args.games} games per seat count, one core")
-    print(f"{'seats':>5} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15} {'unfinished':>10}")
+    print(
+        f"{'seats':>5} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15} {'unfinished':>10}"
+    )
     for seats in range(4, 9):
         dps, gps, dec, unfinished = playouts(seats, args.mode, args.games)
         print(f"{seats:>5} {dps:>12,.0f} {gps:>9,.1f} {dec / args.games:>15.1f} {unfinished:>10}")

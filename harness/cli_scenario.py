@@ -11,13 +11,19 @@ import typer
 from bangarena.engine import EngineError, view_to_dict
 from bangarena.engine.scenario import load_scenario
 
-scenario_app = typer.Typer(help="Build games from exact positions (docs/scenarios.md).", no_args_is_help=True)
+scenario_app = typer.Typer(
+    help="Build games from exact positions (docs/scenarios.md).", no_args_is_help=True
+)
 
 
 @scenario_app.command("run")
 def run_command(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True, help="Scenario JSON file."),
-    moves: str = typer.Option("", "--moves", help="Comma-separated move ids, each played by the seat to move."),
+    file: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, readable=True, help="Scenario JSON file."
+    ),
+    moves: str = typer.Option(
+        "", "--moves", help="Comma-separated move ids, each played by the seat to move."
+    ),
 ) -> None:
     """Load a scenario, apply the moves, print the decision, events and views."""
     try:

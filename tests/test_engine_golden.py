@@ -14,7 +14,13 @@ import pytest
 from bangarena.engine import ENGINE_VERSION, GameConfig, new_game
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(4, "classic", 1), (5, "double_agent", 2), (7, "old_classic", 3), (8, "partners", 4), (6, "classic", 5)]
+CASES = [
+    (4, "classic", 1),
+    (5, "double_agent", 2),
+    (7, "old_classic", 3),
+    (8, "partners", 4),
+    (6, "classic", 5),
+]
 
 
 def playthrough(seats: int, mode: str, seed: int) -> str:
@@ -23,7 +29,11 @@ def playthrough(seats: int, mode: str, seed: int) -> str:
     while not game.over:
         moves = game.legal_moves
         game.apply(game.to_move, moves[rnd.randrange(len(moves))].id)
-    lines = [json.dumps({"config": game.config.to_dict(), "seed": seed, "engine_version": ENGINE_VERSION})]
+    lines = [
+        json.dumps(
+            {"config": game.config.to_dict(), "seed": seed, "engine_version": ENGINE_VERSION}
+        )
+    ]
     lines += [json.dumps(e, ensure_ascii=False) for e in game.events(None, full=True)]
     lines.append(json.dumps({"result": game.result(), "state_hash": game.state_hash()}))
     return "\n".join(lines) + "\n"
@@ -39,4 +49,6 @@ def test_golden_playthrough(seats: int, mode: str, seed: int) -> None:
     actual = text.splitlines()
     for i, (a, b) in enumerate(zip(actual, expected, strict=False)):
         assert a == b, f"{path.name} line {i + 1} differs:\n  golden: {b}\n  now:    {a}"
-    assert len(actual) == len(expected), f"{path.name}: {len(actual)} lines now, {len(expected)} golden"
+    assert len(actual) == len(expected), (
+        f"{path.name}: {len(actual)} lines now, {len(expected)} golden"
+    )
