@@ -238,7 +238,12 @@ async def test_connection_refused_from_the_start() -> None:
     rec = await run_match(settings, table(4, {1: seat}, 3))
     check_record(rec, settings)
     t = rec.totals.seats[1]
-    assert t.autopilot == {"transport": t.decisions} and t.failures["transport"] == t.attempts
+    # Every decision ends on the autopilot because the server is never there; on a loaded
+    # machine the short deadline can run out during a backoff, which is recorded as a timeout.
+    assert sum(t.autopilot.values()) == t.decisions
+    assert set(t.autopilot) <= {"transport", "timeout"} and t.autopilot.get("transport", 0) > 0
+    assert t.failures["transport"] + t.failures["timeout"] == t.attempts
+    assert t.failures["transport"] > 0
 
 
 @pytest.mark.parametrize("budget", ["tokens", "cost"])
