@@ -20,7 +20,7 @@ import time
 
 from bangarena.engine import GameConfig, new_game
 from bangarena.harness.bots import make_bot
-from bangarena.harness.simulate import bot_seed
+from bangarena.harness.simulate import batch_gc, bot_seed
 
 
 def rule_games(config: GameConfig, games: int, split: bool = False) -> dict[str, float]:
@@ -100,7 +100,9 @@ def main() -> None:
     config = GameConfig(seats=args.seats, mode=args.mode)
     n = args.games
 
-    r = rule_games(config, n)
+    # The batch runs as `simulate` runs it: with the garbage collector tuned for batches.
+    with batch_gc():
+        r = rule_games(config, n)
     d = r["decisions"]
     print(f"rule bots, {args.seats} seats {args.mode}, {n} games, {d / n:.0f} decisions/game")
     print(f"  games/s      {n / r['wall']:8.1f} wall   {n / r['cpu']:8.1f} cpu")

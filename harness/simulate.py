@@ -10,8 +10,11 @@ Two drivers share one loop shape:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +109,19 @@ def simulate(
     teams = parse_players(players) if isinstance(players, str) else dict(players)
     configs = cells(seats, mode)
     summary = Summary(players=teams)
+    with batch_gc():
+        _play_batch(summary, configs, games, seed, check, teams)
+    return summary
+
+
+def _play_batch(
+    summary: Summary,
+    configs: list[GameConfig],
+    games: int,
+    seed: int,
+    check: bool,
+    teams: dict[str, str],
+) -> None:
     all_random = all(k == "random" for k in teams.values())
     t0 = time.perf_counter()
     for i in range(games):
@@ -127,7 +143,25 @@ def simulate(
         summary.sanity.add_game(g.log, kinds)
         summary.violations += [f"game seed={game_seed} {config}: {v}" for v in bad]
     summary.seconds = time.perf_counter() - t0
-    return summary
+
+
+@contextlib.contextmanager
+def batch_gc() -> Iterator[None]:
+    """Run a batch with the cyclic garbage collector mostly out of the way.
+
+    A batch allocates millions of short-lived, acyclic objects (views, event forms, move lists)
+    that reference counting frees at once; the collector's frequent young-generation passes find
+    nothing and cost ~4 % of a rule-bot batch. Objects from before the batch are frozen, and the
+    thresholds are restored afterwards.
+    """
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 50)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
 
 
 def _shot_at(moves: tuple, seat: int) -> bool:
