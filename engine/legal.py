@@ -44,7 +44,7 @@ from .moves import (
 )
 from .roles import MAX_SEATS, OLD_CLASSIC
 from .state import GameState, Player
-from .table import bonesetter_can_heal, can_heal, can_shoot, distances_from, weapon_range
+from .table import bonesetter_can_heal, can_heal, can_shoot, seat_distances, weapon_range
 
 _KIND_ORDER = {k.id: i for i, k in enumerate(CARD_KINDS)}
 _COLOR = {k.id: k.color for k in CARD_KINDS}
@@ -91,7 +91,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
             if not can_shoot(g, p):
                 continue
             if dist is None:
-                dist = distances_from(g, seat)
+                dist = seat_distances(g, seat)
             rng = weapon_range(p)
             at = _AT["shot"] if kind == "shot" else _AS_SHOT_AT
             moves.extend([at[q.seat] for q in others if dist[q.seat] <= rng])
@@ -102,7 +102,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
                 moves.append(_UNTARGETED[kind])
         elif kind == "snatch":
             if dist is None:
-                dist = distances_from(g, seat)
+                dist = seat_distances(g, seat)
             at = _AT[kind]
             moves.extend([at[q.seat] for q in others if dist[q.seat] == 1 and _has_cards(q)])
         elif kind == "knock_off":

@@ -76,6 +76,9 @@ class GameState:
     winning_team: str | None = None
     winners: list[int] = field(default_factory=list)
     end_reason: str | None = None
+    # Not state: what views and legal moves computed for the pending decision (see
+    # table.seat_distances). Never copied, compared or saved.
+    memo: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> GameState:
         """A deep copy of everything that changes (events are immutable once logged)."""

@@ -77,6 +77,20 @@ def distances_from(g: GameState, seat: int) -> list[int]:
     return out
 
 
+def seat_distances(g: GameState, seat: int) -> list[int]:
+    """:func:`distances_from`, kept while the same decision is pending (read-only: the list is
+    shared). A decision's legal moves and the view of its seat read the same table, and the state
+    only changes by resolving a move, which replaces ``g.pending``."""
+    memo = g.memo
+    pending = g.pending
+    if memo is not None and memo[0] is pending and memo[1] == seat:
+        return memo[2]
+    out = distances_from(g, seat)
+    if pending is not None:
+        g.memo = (pending, seat, out)
+    return out
+
+
 def distance(g: GameState, a: int, b: int) -> int:
     """Distance from ``a`` to ``b`` as ``a`` sees it (rules.md §4)."""
     return distances_from(g, a)[b]

@@ -10,7 +10,7 @@ from .cards import CARD_IDS
 from .events import event_dict
 from .roles import DOUBLE_AGENT, OUTLAW
 from .state import GameState
-from .table import distances_from
+from .table import seat_distances
 
 
 @dataclass(slots=True)
@@ -115,7 +115,7 @@ def build_view(
     (``events``: those events already rendered, as :meth:`Game.view` keeps them)."""
     players = g.players
     me = players[seat] if seat is not None else None
-    dist = distances_from(g, seat) if me is not None and me.alive else [0] * g.seats
+    dist = seat_distances(g, seat) if me is not None and me.alive else [0] * g.seats
     # Outside double_agent a seat knows only its own role (besides the public ones).
     known = known_roles(g, seat) if g.mode == "double_agent" else None
     sheriff, over = g.sheriff, g.over

@@ -236,6 +236,30 @@ def test_sheriff_jails_the_seat_that_shot_him() -> None:
     assert max(range(1, 5), key=lambda s: p[s].get("outlaw", 0)) == 2
 
 
+@pytest.mark.parametrize("mode", ["classic", "double_agent", "partners"])
+def test_beliefs_odds_are_the_probability_sums(mode: str) -> None:
+    """The bot weighs ``Beliefs.odds()``: the four sums of ``probabilities()``, bit for bit."""
+    compared = 0
+    for seed in range(6):
+        game = new_game(GameConfig(seats=7, mode=mode), seed)
+        bots = [RuleBot(seed * 10 + s, s) for s in range(7)]
+        cursors = [0] * 7
+        while not game.over:
+            d = game.decision
+            view = game.view(d.seat, since=cursors[d.seat])
+            cursors[d.seat] = view.cursor
+            b = bots[d.seat].beliefs
+            game.apply(d.seat, bots[d.seat].choose(view, d))
+            if len(game.state.history) % 7:
+                continue
+            for p, odds in zip(b.probabilities(), b.odds(), strict=True):
+                g = p.get
+                assert odds == (g("outlaw", 0.0) + g("double_agent", 0.0), g("deputy", 0.0),
+                                g("renegade", 0.0), g("sheriff", 0.0))  # fmt: skip
+                compared += 1
+    assert compared > 500
+
+
 # -- bot games through simulate ---------------------------------------------------------------
 
 

@@ -94,3 +94,23 @@ def test_events_only_name_cards_the_viewer_may_know() -> None:
                             seat,
                             event_dict(ev, None, full=True),
                         )
+
+
+def test_view_distances_follow_the_table_after_every_move() -> None:
+    """Views and legal moves share one distance table per pending decision
+    (``table.seat_distances``); it must never outlive the decision it was computed for."""
+    from bangarena.engine.table import distances_from
+
+    rnd = random.Random(3)
+    checked = 0
+    for i in range(40):
+        game = new_game(GameConfig(seats=4 + i % 5, mode=MODES[i % 4]), 900 + i)
+        while not game.over:
+            for seat in range(game.state.seats):
+                fresh = distances_from(game.state, seat)
+                seen = [p.distance for p in game.view(seat).players]
+                assert seen == [d or None for d in fresh]
+                checked += 1
+            d = game.decision
+            game.apply(d.seat, rnd.choice(d.moves).id)
+    assert checked > 10_000

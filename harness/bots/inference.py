@@ -51,6 +51,7 @@ class Beliefs:
         "version",
         "_pick_actor",
         "_cache",
+        "_odds",
         "_pool",
     )
 
@@ -66,6 +67,7 @@ class Beliefs:
         self.version = 0
         self._pick_actor = -1
         self._cache: list[dict[str, float]] | None = None
+        self._odds: list[tuple[float, float, float, float]] | None = None
         self._pool: Counter[str] | None = None
 
     # -- feeding events --------------------------------------------------------------------
@@ -80,7 +82,7 @@ class Beliefs:
 
     def _changed(self) -> None:
         self.version += 1
-        self._cache = None
+        self._cache = self._odds = None
 
     def _act(self, a: int, b: int, w: float) -> None:
         if a == self.me:
@@ -88,7 +90,7 @@ class Beliefs:
         key = (a, b)
         self.acts[key] = self.acts.get(key, 0.0) + w
         self.version += 1  # _changed(), inlined: acts are the most frequent change
-        self._cache = None
+        self._cache = self._odds = None
 
     def _start(self, e: dict) -> None:
         n = e["seats"]
@@ -180,28 +182,49 @@ class Beliefs:
         of double_agent keeps his two named seats apart (one deputy, one agent)."""
         if self._cache is not None:
             return self._cache
-        n = self.n
         known = self.known
-        out: list[dict[str, float]] = [{known[s]: 1.0} if s in known else {} for s in range(n)]
-        unknown = [s for s in range(n) if s not in known]
-        if unknown:
-            score = self.scores()
-            pool = self.pool()
-            groups: list[tuple[list[int], Counter[str]]] = [(unknown, pool)]
-            if self.me == self.sheriff and self.named:
-                named = [s for s in self.named if s not in known]
-                named_pool = Counter({DEPUTY: 1, DOUBLE_AGENT: 1})
-                for s in self.named:
-                    if s in known:
-                        named_pool[known[s]] -= 1
-                named_pool = +named_pool
-                rest = [s for s in unknown if s not in named]
-                groups = [(named, named_pool), (rest, +(pool - named_pool))]
-            for seats, roles in groups:
-                for s in seats:
-                    out[s] = _posterior(roles, score[s])
+        out: list[dict[str, float]] = [{known[s]: 1.0} if s in known else {} for s in range(self.n)]
+        for seats, roles, score in self._unknown_groups():
+            for s in seats:
+                out[s] = _posterior(roles, score[s])
         self._cache = out
         return out
+
+    def odds(self) -> list[tuple[float, float, float, float]]:
+        """Per seat, ``(outlaw side, deputy, renegade, sheriff)`` probabilities: the four sums
+        the rule bot weighs, equal to those of :meth:`probabilities` (same float operations in
+        the same order) without a dict per seat. Kept per :attr:`version`."""
+        if self._odds is not None:
+            return self._odds
+        known = self.known
+        out = [_CERTAIN.get(known.get(s), _NONE) for s in range(self.n)]
+        for seats, roles, score in self._unknown_groups():
+            items = list(roles.items())
+            for s in seats:
+                out[s] = _odds(items, score[s])
+        self._odds = out
+        return out
+
+    def _unknown_groups(self) -> list[tuple[list[int], Counter[str], list[float]]]:
+        """The unknown seats in groups that share a pool of roles, with the behaviour scores:
+        one group, or for the sheriff of double_agent his two named seats (one deputy, one
+        agent) and the rest."""
+        known = self.known
+        unknown = [s for s in range(self.n) if s not in known]
+        if not unknown:
+            return []
+        score = self.scores()
+        pool = self.pool()
+        if self.me == self.sheriff and self.named:
+            named = [s for s in self.named if s not in known]
+            named_pool = Counter({DEPUTY: 1, DOUBLE_AGENT: 1})
+            for s in self.named:
+                if s in known:
+                    named_pool[known[s]] -= 1
+            named_pool = +named_pool
+            rest = [s for s in unknown if s not in named]
+            return [(named, named_pool, score), (rest, +(pool - named_pool), score)]
+        return [(unknown, pool, score)]
 
 
 def _clamp1(x: float) -> float:
@@ -224,6 +247,47 @@ def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
         for r in weights:
             weights[r] /= total
     return weights
+
+
+def _odds(items: list[tuple[str, int]], score: float) -> tuple[float, float, float, float]:
+    """:func:`_posterior` folded into the four sums (``items``: the pool's, in its order)."""
+    x = score * SLOPE
+    x = -4.0 if x < -4.0 else (4.0 if x > 4.0 else x)
+    up = math.exp(x)
+    total = 0.0
+    wo = wa = wd = wr = ws = 0.0
+    for r, c in items:
+        if r == OUTLAW:
+            w = wo = c * up
+        elif r == DOUBLE_AGENT:
+            w = wa = c * up
+        elif r == DEPUTY:
+            w = wd = c * (1.0 / up)
+        else:
+            w = c * 1.0
+            if r == RENEGADE:
+                wr = w
+            elif r == SHERIFF:
+                ws = w
+        total += w
+    if total:
+        wo /= total
+        wa /= total
+        wd /= total
+        wr /= total
+        ws /= total
+    return (wo + wa, wd, wr, ws)
+
+
+_NONE = (0.0, 0.0, 0.0, 0.0)
+# A known role as odds (the double agent counts on the outlaw side).
+_CERTAIN = {
+    OUTLAW: (1.0, 0.0, 0.0, 0.0),
+    DOUBLE_AGENT: (1.0, 0.0, 0.0, 0.0),
+    DEPUTY: (0.0, 1.0, 0.0, 0.0),
+    RENEGADE: (0.0, 0.0, 1.0, 0.0),
+    SHERIFF: (0.0, 0.0, 0.0, 1.0),
+}
 
 
 _HANDLERS = {

@@ -181,46 +181,48 @@ class RuleBot(Bot):
 
     def _utilities(self, view: SeatView, role: str) -> list[float]:
         b = self.beliefs
-        probs = b.probabilities()
+        odds = b.odds()
         players = view.players
         me = self.seat
         alive = [p.seat for p in players if p.alive]
         # Outlaw-side seats still alive, as far as this seat can count them.
         pool = b.pool()
-        outlaws_left = (
-            pool[OUTLAW]
-            + pool[DOUBLE_AGENT]
-            + sum(1 for s in alive if b.known.get(s) in OUTLAW_ROLES)
-        )
+        known = b.known
+        outlaws_left = pool[OUTLAW] + pool[DOUBLE_AGENT]
+        for s in alive:
+            if known.get(s) in OUTLAW_ROLES:
+                outlaws_left += 1
         if role in OUTLAW_ROLES:
             outlaws_left -= 1  # myself
         out = [0.0] * len(players)
-        partners = view.mode == PARTNERS
         others = len(alive) - 2  # besides me and the sheriff
-        for s in alive:
-            if s == me:
-                continue
-            p = probs[s]
-            po = p.get(OUTLAW, 0.0) + p.get(DOUBLE_AGENT, 0.0)
-            pd = p.get(DEPUTY, 0.0)
-            pr = p.get(RENEGADE, 0.0)
-            ps = p.get(SHERIFF, 0.0)
-            if role in LAW_ROLES:
-                wr = 1.2 if outlaws_left <= 0 else 0.35
-                u = po + pr * wr - pd * (1.6 if role == SHERIFF else 1.2) - ps * 5.0
-            elif role in OUTLAW_ROLES:
-                u = ps * 2.0 + pd + pr * 0.35 - po * 1.2
-            elif role == RENEGADE:
-                wr = -1.0 if partners else (0.2 if outlaws_left > 0 else 0.8)
-                if ps:
-                    u = 1.5 if others <= 0 else -3.0
-                elif outlaws_left > 0:
-                    u = po + pd * 0.1 + pr * wr
-                else:
-                    u = pd + pr * wr + po
+        if role in LAW_ROLES:
+            wr = 1.2 if outlaws_left <= 0 else 0.35
+            wd = 1.6 if role == SHERIFF else 1.2
+            for s in alive:
+                if s != me:
+                    po, pd, pr, ps = odds[s]
+                    out[s] = po + pr * wr - pd * wd - ps * 5.0
+        elif role in OUTLAW_ROLES:
+            for s in alive:
+                if s != me:
+                    po, pd, pr, ps = odds[s]
+                    out[s] = ps * 2.0 + pd + pr * 0.35 - po * 1.2
+        elif role == RENEGADE:
+            if view.mode == PARTNERS:
+                wr = -1.0
             else:
-                u = 0.0
-            out[s] = u
+                wr = 0.2 if outlaws_left > 0 else 0.8
+            for s in alive:
+                if s == me:
+                    continue
+                po, pd, pr, ps = odds[s]
+                if ps:
+                    out[s] = 1.5 if others <= 0 else -3.0
+                elif outlaws_left > 0:
+                    out[s] = po + pd * 0.1 + pr * wr
+                else:
+                    out[s] = pd + pr * wr + po
         return out
 
 
