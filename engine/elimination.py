@@ -8,6 +8,7 @@ from .events import Discarded, Eliminated, Penalty, Scavenged, StarGained
 from .moves import BOUNTY_PICK, GLORY_UPGRADE, Move
 from .roles import DEPUTY, OLD_CLASSIC, OLD_CLASSIC_OUTLAW_REWARD, OUTLAW
 from .state import GameState, Player
+from .table import table_changed
 from .victory import check_victory
 
 
@@ -25,6 +26,7 @@ def task_eliminate(g: GameState, task: list) -> None:
     _, seat, killer = task
     victim = g.players[seat]
     victim.alive = False
+    table_changed(g)
     g.log.append(Eliminated(seat=seat, role=victim.role, killer=killer if killer >= 0 else None))
     hand, table = _all_cards(victim)
     scavenger = next((p for p in g.players if p.alive and p.character == "scavenger"), None)

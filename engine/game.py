@@ -49,10 +49,11 @@ class Game:
 
     def _forget_forms(self) -> None:
         # A cache for views, not state: per logged event the form everyone may see
-        # (``_shared``, aligned with the log) and the indexes of the private events.
+        # (``_shared``, aligned with the log) and per seat the indexes of the private events
+        # addressed to it (the ones its views show in full).
         self._log: list[Event] | None = None
         self._shared: list[dict[str, Any]] = []
-        self._private: list[int] = []
+        self._private: dict[int, list[int]] = {}
 
     # -- the decision ------------------------------------------------------------------------
     @property
@@ -131,20 +132,22 @@ class Game:
             self._forget_forms()
             self._log = log
         shared = self._shared
+        private = self._private
         if len(shared) < len(log):
-            private = self._private
             for i in range(len(shared), len(log)):
                 e = log[i]
                 if e.private_to is not None:
-                    private.append(i)
+                    for s in e.private_to:
+                        if s in private:
+                            private[s].append(i)
+                        else:
+                            private[s] = [i]
                 shared.append(event_dict(e, None))
         out = shared[since:]
-        if seat is not None:
-            private = self._private
-            for i in private[bisect_left(private, since) :]:
-                e = log[i]
-                if seat in e.private_to:
-                    out[i - since] = event_dict(e, seat)
+        mine = private.get(seat) if seat is not None else None
+        if mine:
+            for i in mine[bisect_left(mine, since) :]:
+                out[i - since] = event_dict(log[i], seat)
         return out
 
     def events(
@@ -193,7 +196,7 @@ class Game:
         g._decision = self._decision
         g._log = g.state.log if self._log is self.state.log else None
         g._shared = self._shared[:] if g._log is not None else []
-        g._private = self._private[:] if g._log is not None else []
+        g._private = {s: ix[:] for s, ix in self._private.items()} if g._log is not None else {}
         return g
 
     def to_dict(self) -> dict[str, Any]:

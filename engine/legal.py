@@ -50,9 +50,16 @@ _KIND_ORDER = {k.id: i for i, k in enumerate(CARD_KINDS)}
 _COLOR = {k.id: k.color for k in CARD_KINDS}
 
 
+# Per card index, the rank of its kind in the deck table: sorting small ints needs no key.
+_RANK_OF_CARD = tuple(_KIND_ORDER[k] for k in CARD_KIND_OF)
+_KIND_OF_RANK = tuple(k.id for k in CARD_KINDS)
+
+
 def _kinds_in_hand(p: Player) -> list[str]:
-    kinds = {CARD_KIND_OF[c] for c in p.hand}
-    return sorted(kinds, key=_KIND_ORDER.__getitem__)
+    """The kinds in ``p``'s hand, in deck-table order."""
+    rank = _RANK_OF_CARD
+    kind = _KIND_OF_RANK
+    return [kind[r] for r in sorted({rank[c] for c in p.hand})]
 
 
 def _has_cards(p: Player) -> bool:
@@ -85,7 +92,6 @@ def _play(g: GameState, pending: list) -> list[Move]:
     kinds = _kinds_in_hand(p)
     dist = None
     others = [q for q in players if q.alive and q.seat != seat]
-    in_play = {CARD_KIND_OF[c] for c in p.in_play}
     for kind in kinds:
         if kind == "shot" or (kind == "ricochet" and p.character == "two_face"):
             if not can_shoot(g, p):
@@ -119,7 +125,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
         else:
             color = _COLOR[kind]
             if color == BLUE:
-                if kind not in in_play:
+                if not any(CARD_KIND_OF[c] == kind for c in p.in_play):
                     moves.append(_UNTARGETED[kind])
             elif color == WEAPON:
                 if p.weapon < 0 or CARD_KIND_OF[p.weapon] != kind:

@@ -81,10 +81,13 @@ class Move:
     option: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     """The pending decision: whose it is, its kind, the legal moves, and public context
-    (``source``: who attacks; ``needed``: Ricochets still needed; ``card``: the card answered)."""
+    (``source``: who attacks; ``needed``: Ricochets still needed; ``card``: the card answered).
+
+    Read-only by convention: one is built per decision, and a frozen dataclass costs four times
+    as much to build (a measured 0.5 µs of every decision in bot games)."""
 
     seat: int
     kind: str

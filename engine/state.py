@@ -76,9 +76,10 @@ class GameState:
     winning_team: str | None = None
     winners: list[int] = field(default_factory=list)
     end_reason: str | None = None
-    # Not state: what views and legal moves computed for the pending decision (see
-    # table.seat_distances). Never copied, compared or saved.
-    memo: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    # Not state: the distance table per seat (table.seat_distances), kept until a Horse or a
+    # Scope may have moved or someone died (the engine then sets it to None). Never copied,
+    # compared or saved.
+    memo: dict[int, list[int]] | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> GameState:
         """A deep copy of everything that changes (events are immutable once logged)."""

@@ -78,17 +78,23 @@ def distances_from(g: GameState, seat: int) -> list[int]:
 
 
 def seat_distances(g: GameState, seat: int) -> list[int]:
-    """:func:`distances_from`, kept while the same decision is pending (read-only: the list is
-    shared). A decision's legal moves and the view of its seat read the same table, and the state
-    only changes by resolving a move, which replaces ``g.pending``."""
+    """:func:`distances_from`, kept in ``g.memo`` until the table changes (read-only: the list
+    is shared). Every view and most play decisions need it, and distances change only when a
+    card leaves or enters play or a player dies: the engine forgets the memo there
+    (:func:`table_changed`)."""
     memo = g.memo
-    pending = g.pending
-    if memo is not None and memo[0] is pending and memo[1] == seat:
-        return memo[2]
-    out = distances_from(g, seat)
-    if pending is not None:
-        g.memo = (pending, seat, out)
+    if memo is None:
+        memo = g.memo = {}
+    out = memo.get(seat)
+    if out is None:
+        out = memo[seat] = distances_from(g, seat)
     return out
+
+
+def table_changed(g: GameState) -> None:
+    """Forget the distances kept by :func:`seat_distances` (a card entered or left play, or a
+    player died); code that edits ``in_play`` or ``alive`` directly must call it."""
+    g.memo = None
 
 
 def distance(g: GameState, a: int, b: int) -> int:

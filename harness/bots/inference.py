@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import NamedTuple
 
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, RENEGADE, SHERIFF
 
@@ -53,6 +54,7 @@ class Beliefs:
         "_cache",
         "_odds",
         "_pool",
+        "_frame",
     )
 
     def __init__(self, me: int) -> None:
@@ -69,6 +71,7 @@ class Beliefs:
         self._cache: list[dict[str, float]] | None = None
         self._odds: list[tuple[float, float, float, float]] | None = None
         self._pool: Counter[str] | None = None
+        self._frame: _Frame | None = None
 
     # -- feeding events --------------------------------------------------------------------
     def observe(self, events: list[dict]) -> None:
@@ -83,6 +86,12 @@ class Beliefs:
     def _changed(self) -> None:
         self.version += 1
         self._cache = self._odds = None
+
+    def _learnt(self) -> None:
+        # A role became known (or the table, or the named seats): what only depends on the
+        # known roles is recomputed too.
+        self._pool = self._frame = None
+        self._changed()
 
     def _act(self, a: int, b: int, w: float) -> None:
         if a == self.me:
@@ -99,19 +108,17 @@ class Beliefs:
         self.roles_at_table = list(e["roles_at_table"])
         self.known[self.sheriff] = SHERIFF
         self.alive = [True] * n
-        self._pool = None
-        self._changed()
+        self._learnt()
 
     def _role(self, e: dict) -> None:
         if e["role"] is not None:
             self.known[e["seat"]] = e["role"]
-            self._pool = None
-            self._changed()
+            self._learnt()
 
     def _named(self, e: dict) -> None:
         if e["seats"]:
             self.named = list(e["seats"])
-            self._changed()
+            self._learnt()
 
     def _played(self, e: dict) -> None:
         target = e["target"]
@@ -146,15 +153,14 @@ class Beliefs:
         seat = e["seat"]
         self.alive[seat] = False
         self.known[seat] = e["role"]
-        self._pool = None
-        self._changed()
+        self._learnt()
 
     # -- conclusions -----------------------------------------------------------------------
     def scores(self) -> list[float]:
         """Behaviour score per seat: positive looks like an outlaw, negative like the law."""
         n = self.n
         known = self.known
-        base = [ATTACK_SIGNAL.get(known.get(b, ""), 0.0) for b in range(n)]
+        base = self._known_frame().base
         first = [0.0] * n
         for (a, b), w in self.acts.items():
             first[a] += w * base[b]
@@ -184,9 +190,12 @@ class Beliefs:
             return self._cache
         known = self.known
         out: list[dict[str, float]] = [{known[s]: 1.0} if s in known else {} for s in range(self.n)]
-        for seats, roles, score in self._unknown_groups():
-            for s in seats:
-                out[s] = _posterior(roles, score[s])
+        groups = self._unknown_roles()
+        if groups:
+            score = self.scores()
+            for seats, roles in groups:
+                for s in seats:
+                    out[s] = _posterior(roles, score[s])
         self._cache = out
         return out
 
@@ -196,24 +205,36 @@ class Beliefs:
         the same order) without a dict per seat. Kept per :attr:`version`."""
         if self._odds is not None:
             return self._odds
-        known = self.known
-        out = [_CERTAIN.get(known.get(s), _NONE) for s in range(self.n)]
-        for seats, roles, score in self._unknown_groups():
-            items = list(roles.items())
-            for s in seats:
-                out[s] = _odds(items, score[s])
+        frame = self._known_frame()
+        out = frame.certain[:]
+        if frame.groups:
+            score = self.scores()
+            for seats, items in frame.groups:
+                for s in seats:
+                    out[s] = _odds(items, score[s])
         self._odds = out
         return out
 
-    def _unknown_groups(self) -> list[tuple[list[int], Counter[str], list[float]]]:
-        """The unknown seats in groups that share a pool of roles, with the behaviour scores:
-        one group, or for the sheriff of double_agent his two named seats (one deputy, one
-        agent) and the rest."""
+    def _known_frame(self) -> _Frame:
+        """What depends only on the known roles (not on the acts): recomputed when one is learnt,
+        not after every attack."""
+        if self._frame is None:
+            known = self.known
+            n = self.n
+            self._frame = _Frame(
+                [ATTACK_SIGNAL.get(known.get(b, ""), 0.0) for b in range(n)],
+                [_CERTAIN.get(known.get(s), _NONE) for s in range(n)],
+                [(seats, tuple(roles.items())) for seats, roles in self._unknown_roles()],
+            )
+        return self._frame
+
+    def _unknown_roles(self) -> list[tuple[list[int], Counter[str]]]:
+        """The unknown seats in groups that share a pool of roles: one group, or for the sheriff
+        of double_agent his two named seats (one deputy, one agent) and the rest."""
         known = self.known
         unknown = [s for s in range(self.n) if s not in known]
         if not unknown:
             return []
-        score = self.scores()
         pool = self.pool()
         if self.me == self.sheriff and self.named:
             named = [s for s in self.named if s not in known]
@@ -223,8 +244,17 @@ class Beliefs:
                     named_pool[known[s]] -= 1
             named_pool = +named_pool
             rest = [s for s in unknown if s not in named]
-            return [(named, named_pool, score), (rest, +(pool - named_pool), score)]
-        return [(unknown, pool, score)]
+            return [(named, named_pool), (rest, +(pool - named_pool))]
+        return [(unknown, pool)]
+
+
+class _Frame(NamedTuple):
+    """Per seat, the attack signal of its known role and its odds if known (else zeros); the
+    unknown seats in groups with the pool of roles they share (in the pool's order)."""
+
+    base: list[float]
+    certain: list[tuple[float, float, float, float]]
+    groups: list[tuple[list[int], tuple[tuple[str, int], ...]]]
 
 
 def _clamp1(x: float) -> float:
@@ -249,7 +279,7 @@ def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
     return weights
 
 
-def _odds(items: list[tuple[str, int]], score: float) -> tuple[float, float, float, float]:
+def _odds(items: tuple[tuple[str, int], ...], score: float) -> tuple[float, float, float, float]:
     """:func:`_posterior` folded into the four sums (``items``: the pool's, in its order)."""
     x = score * SLOPE
     x = -4.0 if x < -4.0 else (4.0 if x > 4.0 else x)
