@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 
 @dataclass(slots=True, kw_only=True)
@@ -21,6 +21,9 @@ class Event:
     private_to: list[int] | None = None
     # The rendered [public, private] forms, built once: a logged event never changes.
     forms: list[dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
+
+
+E = TypeVar("E", bound=Event)
 
 
 def _event(kind: str, hidden: tuple[str, ...] = ()):
@@ -318,13 +321,18 @@ def event_dict(ev: Event, viewer: int | None, full: bool = False) -> dict[str, A
         if ev.private_to is not None:
             d["private_to"] = list(ev.private_to)
         return d
-    private = ev.private_to is None or (viewer is not None and viewer in ev.private_to)
+    return event_form(ev, ev.private_to is None or (viewer is not None and viewer in ev.private_to))
+
+
+def event_form(ev: Event, shown: bool) -> dict[str, Any]:
+    """The shared form of ``ev``: in full (``shown``: a public event, or one addressed to the
+    viewer) or with its hidden fields blanked. Built on first use, then kept on the event."""
     forms = ev.forms
     if forms is None:
         forms = ev.forms = [None, None]
-    d = forms[private]
+    d = forms[shown]
     if d is None:
-        d = forms[private] = _BUILDERS[type(ev)][not private](ev)
+        d = forms[shown] = _BUILDERS[type(ev)][not shown](ev)
     return d
 
 
@@ -361,6 +369,37 @@ _BUILDERS: dict[type[Event], tuple[Callable[[Event], dict[str, Any]], ...]] = {
 
 def _build(ev: Event, hide: bool) -> dict[str, Any]:
     return _BUILDERS[type(ev)][hide](ev)
+
+
+# The most frequent events have few possible values (a third of a log is MoveMade): they are
+# shared, like moves, so each is built and rendered once per process. A logged event never
+# changes, so sharing one between logs (as cloned states already do) is safe.
+_SHARED: dict[tuple[Any, ...], Event] = {}
+
+
+def move_made(seat: int, move_kind: str, auto: bool, move: str, secret: bool) -> MoveMade:
+    """The :class:`MoveMade` event (shared); ``secret``: only ``seat`` sees which move."""
+    key = (seat, move, move_kind, auto)
+    ev = _SHARED.get(key)
+    if ev is None:
+        ev = _SHARED[key] = MoveMade(
+            seat=seat, move_kind=move_kind, auto=auto, move=move,
+            private_to=[seat] if secret else None,
+        )  # fmt: skip
+    return ev  # type: ignore[return-value]
+
+
+def shared_event(cls: type[E], *values: Any) -> E:
+    """The public event ``cls`` with these field values, in declaration order (a tuple stands
+    for a list field), shared."""
+    key = (cls, *values)
+    ev = _SHARED.get(key)
+    if ev is None:
+        args = {
+            f: list(v) if type(v) is tuple else v for f, v in zip(_FIELDS[cls], values, strict=True)
+        }
+        ev = _SHARED[key] = cls(**args)
+    return ev  # type: ignore[return-value]
 
 
 def event_from_dict(d: dict[str, Any]) -> Event:

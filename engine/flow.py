@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import combat, elimination, plays, turn
-from .events import MoveMade
+from .events import move_made
 from .legal import legal_moves
 from .moves import (
     ANSWER_DUEL,
@@ -66,16 +66,7 @@ def resolve(g: GameState, move: Move, auto: bool) -> None:
     """Apply ``move`` to the pending decision (which must list it)."""
     pending = g.pending
     seat = pending[1]
-    secret = move.kind in SECRET_MOVE_KINDS
-    g.log.append(
-        MoveMade(
-            seat=seat,
-            move_kind=move.kind,
-            auto=auto,
-            move=move.id,
-            private_to=[seat] if secret else None,
-        )
-    )
+    g.log.append(move_made(seat, move.kind, auto, move.id, move.kind in SECRET_MOVE_KINDS))
     g.pending = None
     RESOLVERS[pending[0]](g, pending, move)
 

@@ -13,7 +13,16 @@ from .cards import DECK
 from .characters import CHARACTER_BY_ID, CHARACTER_IDS
 from .config import GameConfig
 from .errors import GameOverError, IllegalMove, NotYourDecision
-from .events import DeputiesNamed, Drew, Event, GameStarted, RoleDealt, RoleKnown, event_dict
+from .events import (
+    DeputiesNamed,
+    Drew,
+    Event,
+    GameStarted,
+    RoleDealt,
+    RoleKnown,
+    event_dict,
+    event_form,
+)
 from .flow import advance, resolve
 from .legal import autopilot_move
 from .moves import Decision, Move
@@ -142,12 +151,12 @@ class Game:
                             private[s].append(i)
                         else:
                             private[s] = [i]
-                shared.append(event_dict(e, None))
+                shared.append(event_form(e, e.private_to is None))
         out = shared[since:]
         mine = private.get(seat) if seat is not None else None
         if mine:
             for i in mine[bisect_left(mine, since) :]:
-                out[i - since] = event_dict(log[i], seat)
+                out[i - since] = event_form(log[i], True)
         return out
 
     def events(

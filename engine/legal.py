@@ -50,16 +50,10 @@ _KIND_ORDER = {k.id: i for i, k in enumerate(CARD_KINDS)}
 _COLOR = {k.id: k.color for k in CARD_KINDS}
 
 
-# Per card index, the rank of its kind in the deck table: sorting small ints needs no key.
-_RANK_OF_CARD = tuple(_KIND_ORDER[k] for k in CARD_KIND_OF)
-_KIND_OF_RANK = tuple(k.id for k in CARD_KINDS)
-
-
 def _kinds_in_hand(p: Player) -> list[str]:
     """The kinds in ``p``'s hand, in deck-table order."""
-    rank = _RANK_OF_CARD
-    kind = _KIND_OF_RANK
-    return [kind[r] for r in sorted({rank[c] for c in p.hand})]
+    kinds = {CARD_KIND_OF[c] for c in p.hand}
+    return sorted(kinds, key=_KIND_ORDER.__getitem__)
 
 
 def _has_cards(p: Player) -> bool:

@@ -17,6 +17,7 @@ from .events import (
     Stole,
     TurnEnded,
     TurnStarted,
+    shared_event,
 )
 from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
 from .roles import HIGH_NOON_ROUND, OLD_CLASSIC
@@ -38,7 +39,7 @@ def task_turn(g: GameState, task: list) -> None:
     g.turn = seat
     g.shots = 0
     g.jailed = 0
-    g.log.append(TurnStarted(seat=seat, round=g.round, high_noon=g.high_noon))
+    g.log.append(shared_event(TurnStarted, seat, g.round, g.high_noon))
     g.stack += [
         ["end_turn", seat],
         ["play", seat],
@@ -214,7 +215,7 @@ def task_end_turn(g: GameState, task: list) -> None:
     if p.alive and g.jailed != 2 and len(p.hand) > p.life:
         g.pending = [DISCARD_EXCESS, seat]
         return
-    g.log.append(TurnEnded(seat=seat))
+    g.log.append(shared_event(TurnEnded, seat))
     g.stack.append(["turn", next_living(g, seat)])
 
 

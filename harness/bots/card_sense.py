@@ -38,7 +38,8 @@ BASE_VALUE = {
 
 def kind_of(card_id: str) -> str:
     """``shot_07`` → ``shot``."""
-    return card_id.rsplit("_", 1)[0]
+    kind = KIND_OF_ID.get(card_id)
+    return kind if kind is not None else card_id.rsplit("_", 1)[0]
 
 
 def weapon_range(weapon_id: str | None, stars: list[str | None]) -> int:

@@ -68,6 +68,7 @@ class Situation:
         "hn",
         "_alive",
         "_u",
+        "_in_play",
     )
 
     def __init__(self, bot: RuleBot, view: SeatView) -> None:
@@ -84,6 +85,7 @@ class Situation:
         self.hn = view.high_noon
         self._alive: list[int] | None = None
         self._u: list[float] | None = None
+        self._in_play: set[str] | None = None
 
     @property
     def alive(self) -> list[int]:
@@ -108,13 +110,16 @@ class Situation:
     def keep(self, kind: str, held: int | None = None) -> float:
         if held is None:
             held = self.hand[kind] - 1
+        in_play = self._in_play
+        if in_play is None:
+            in_play = self._in_play = {KIND_OF_ID[c] for c in self.me.in_play}
         return keep_value(
             kind,
             life=self.life,
             high_noon=self.hn,
             round_=self.view.round,
             held=max(held, 0),
-            in_play={kind_of(c) for c in self.me.in_play},
+            in_play=in_play,
             weapon=self.me.weapon,
         )
 
