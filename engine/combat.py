@@ -134,6 +134,7 @@ def task_lose_now(g: GameState, task: list) -> None:
 def lose_life(g: GameState, p: Player, source: int, amount: int, cause: str) -> None:
     """Apply a hit: life loss, then Stone Leopard / Collector, then elimination at 0."""
     p.life = max(0, p.life - amount)
+    p.v += 1
     src = source if source >= 0 else None
     g.log.append(Hit(seat=p.seat, source=src, amount=amount, cause=cause, life=p.life))
     if p.life == 0:
@@ -146,6 +147,7 @@ def lose_life(g: GameState, p: Player, source: int, amount: int, cause: str) -> 
         if q.hand:
             c = ops.random_hand_card(g, q)
             p.hand.append(c)
+            p.v += 1
             g.known[c] |= 1 << p.seat
             g.log.append(
                 Stole(
@@ -167,6 +169,7 @@ def heal(g: GameState, p: Player, amount: int, cause: str) -> None:
     gained = min(amount, p.max_life - p.life)
     if gained > 0:
         p.life += gained
+        p.v += 1
         g.log.append(Healed(seat=p.seat, amount=gained, life=p.life, cause=cause))
 
 

@@ -58,6 +58,7 @@ def draw(g: GameState, p: Player, count: int, reason: str) -> list[int]:
         got.append(c)
     if got:
         p.hand.extend(got)
+        p.v += 1
         g.log.append(
             Drew(
                 seat=p.seat,
@@ -79,6 +80,7 @@ def discard_card(g: GameState, c: int) -> None:
 def remove_from_hand(g: GameState, p: Player, c: int) -> None:
     """Take card ``c`` out of ``p``'s hand; Empty Hands draws at once if that emptied it."""
     p.hand.remove(c)
+    p.v += 1
     if not p.hand and p.character == "empty_hands" and p.alive:
         draw(g, p, 1, "empty_hands")
 

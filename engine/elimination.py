@@ -18,6 +18,7 @@ def _all_cards(p: Player) -> tuple[list[int], list[int]]:
     if p.weapon >= 0:
         table = table + [p.weapon]
     p.hand, p.in_play, p.weapon = [], [], -1
+    p.v += 1
     return hand, table
 
 
@@ -26,6 +27,7 @@ def task_eliminate(g: GameState, task: list) -> None:
     _, seat, killer = task
     victim = g.players[seat]
     victim.alive = False
+    victim.v += 1
     table_changed(g)
     g.log.append(Eliminated(seat=seat, role=victim.role, killer=killer if killer >= 0 else None))
     hand, table = _all_cards(victim)
@@ -35,6 +37,7 @@ def task_eliminate(g: GameState, task: list) -> None:
         for c in hand:
             g.known[c] |= bit
         scavenger.hand.extend(hand + table)
+        scavenger.v += 1
         g.log.append(
             Scavenged(
                 seat=scavenger.seat,
@@ -107,6 +110,7 @@ def bounty_options(g: GameState, killer: Player, victim: Player) -> list[str]:
 
 def add_star(g: GameState, p: Player, upgrade: str, reason: str) -> None:
     p.stars.append(upgrade)
+    p.v += 1
     if upgrade == "endurance":
         p.max_life += 1
         p.life += 1
@@ -131,6 +135,7 @@ def resolve_bounty_pick(g: GameState, pending: list, move: Move) -> None:
     killer, victim = g.players[pending[1]], g.players[pending[2]]
     up = "" if move.option == "none" else move.option
     victim.stars.remove(up)
+    victim.v += 1
     if up == "instinct" and "instinct" in killer.stars:
         up = ""  # the only star left carries instinct, which he already has: no upgrade
     add_star(g, killer, up, "bounty")

@@ -47,7 +47,16 @@ DEAL = rng.STREAMS.index("deal")
 class Game:
     """One game. Exactly one decision is pending until the game is over."""
 
-    __slots__ = ("state", "config", "_moves", "_decision", "_log", "_shared", "_private")
+    __slots__ = (
+        "state",
+        "config",
+        "_moves",
+        "_decision",
+        "_log",
+        "_shared",
+        "_private",
+        "_reuse",
+    )
 
     def __init__(self, state: GameState, config: GameConfig) -> None:
         self.state = state
@@ -63,6 +72,8 @@ class Game:
         self._log: list[Event] | None = None
         self._shared: list[dict[str, Any]] = []
         self._private: dict[int, list[int]] = {}
+        # Per viewer, the PlayerViews of its last view (see build_view's ``reuse``).
+        self._reuse: dict[int | None, list[Any]] = {}
 
     # -- the decision ------------------------------------------------------------------------
     @property
@@ -127,7 +138,11 @@ class Game:
     # -- views and records -------------------------------------------------------------------
     def view(self, seat: int | None, since: int = 0) -> SeatView:
         """What ``seat`` may know (None: a spectator), with its events from ``since``."""
-        return build_view(self.state, seat, since, self._view_events(seat, since))
+        events = self._view_events(seat, since)  # first: it forgets the caches of a new log
+        reuse = self._reuse.get(seat)
+        if reuse is None:
+            reuse = self._reuse[seat] = [None] * self.state.seats
+        return build_view(self.state, seat, since, events, reuse)
 
     def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]] | None:
         """The events from ``since`` as ``seat`` sees them: a slice of the forms everyone may
@@ -206,6 +221,7 @@ class Game:
         g._log = g.state.log if self._log is self.state.log else None
         g._shared = self._shared[:] if g._log is not None else []
         g._private = {s: ix[:] for s, ix in self._private.items()} if g._log is not None else {}
+        g._reuse = {}  # never shared: a resampled copy must build its views afresh
         return g
 
     def to_dict(self) -> dict[str, Any]:

@@ -49,6 +49,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     else:
         owner.in_play.append(c)
         table_changed(g)
+    owner.v += 1
     g.known[c] = ops.PUBLIC_BIT
     g.log.append(Equipped(seat=seat, owner=owner.seat, card=DECK[c].id, replaced=replaced))
     ops.remove_from_hand(g, p, c)
@@ -124,6 +125,7 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         c = ops.random_hand_card(g, t)
         if how == "snatch":
             p.hand.append(c)
+            p.v += 1
             g.known[c] |= 1 << seat
             g.log.append(
                 Stole(
@@ -146,8 +148,10 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         c = next(x for x in t.in_play if CARD_KIND_OF[x] == move.card)
         t.in_play.remove(c)
         table_changed(g)
+    t.v += 1
     if how == "snatch":
         p.hand.append(c)
+        p.v += 1
         g.log.append(
             Stole(seat=seat, victim=target, from_hand=False, reason="snatch", card=DECK[c].id)
         )

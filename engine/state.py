@@ -28,6 +28,10 @@ class Player:
     weapon: int = -1
     stars: list[str] = field(default_factory=list)
     alive: bool = True
+    # Not state: bumped by the engine whenever what anyone sees of this seat may have changed
+    # (life, hand size, cards in play, weapon, stars, alive), so Game.view can reuse the
+    # PlayerView it built before. Never compared or saved.
+    v: int = field(default=0, compare=False, repr=False)
 
     def copy(self) -> Player:
         return Player(

@@ -60,6 +60,7 @@ def task_dynamite(g: GameState, task: list) -> None:
     if safe is False:
         # The exploding Dynamite is discarded before its damage (rules.md §11).
         p.in_play.remove(dyn)
+        p.v += 1
         ops.discard_card(g, dyn)
         g.log.append(DynamiteExploded(seat=p.seat))
         g.stack.append(["lose", p.seat, -1, 3, "dynamite"])
@@ -67,7 +68,9 @@ def task_dynamite(g: GameState, task: list) -> None:
     to = next_living(g, p.seat)
     if to != p.seat:
         p.in_play.remove(dyn)
+        p.v += 1
         g.players[to].in_play.append(dyn)
+        g.players[to].v += 1
         g.log.append(DynamitePassed(seat=p.seat, to=to))
 
 
@@ -81,6 +84,7 @@ def task_jail(g: GameState, task: list) -> None:
     # No card to flip at all: the Jail holds (rules.md §6).
     escaped = bool(ops.flip_check(g, p, "jail"))
     p.in_play.remove(jail)
+    p.v += 1
     ops.discard_card(g, jail)
     g.log.append(JailResult(seat=p.seat, escaped=escaped))
     if not escaped:
@@ -137,6 +141,7 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
     if not cards:
         return
     p.hand.extend(cards)
+    p.v += 1
     g.log.append(
         Drew(
             seat=seat,
@@ -168,6 +173,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
     if move.option == "discard":
         c = g.discard.pop()
         p.hand.append(c)
+        p.v += 1
         g.log.append(
             Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[DECK[c].id])
         )
@@ -175,6 +181,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
         victim = g.players[move.target]
         c = ops.random_hand_card(g, victim)
         p.hand.append(c)
+        p.v += 1
         g.known[c] |= 1 << seat
         g.log.append(
             Stole(

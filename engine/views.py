@@ -109,10 +109,20 @@ def decision_info(g: GameState) -> DecisionInfo | None:
 
 
 def build_view(
-    g: GameState, seat: int | None, since: int = 0, events: list[dict[str, Any]] | None = None
+    g: GameState,
+    seat: int | None,
+    since: int = 0,
+    events: list[dict[str, Any]] | None = None,
+    reuse: list[Any] | None = None,
 ) -> SeatView:
     """The information set of ``seat`` (None: spectator), with events from ``since``
-    (``events``: those events already rendered, as :meth:`Game.view` keeps them)."""
+    (``events``: those events already rendered, as :meth:`Game.view` keeps them).
+
+    ``reuse`` (one slot per seat, kept by :meth:`Game.view` for one viewer) holds the
+    PlayerViews of this viewer's previous view: one is reused when its seat did not change
+    (``Player.v``) and neither did its distance nor what the viewer knows of its role. A view
+    is read-only: successive views of one seat share their unchanged PlayerViews.
+    """
     players = g.players
     me = players[seat] if seat is not None else None
     dist = seat_distances(g, seat) if me is not None and me.alive else [0] * g.seats
@@ -129,25 +139,38 @@ def build_view(
             role = p.role
         else:
             role = known.get(s) if known is not None else None
+        d = dist[s]
+        if reuse is not None:
+            kept = reuse[s]
+            if (
+                kept is not None
+                and kept[0] == p.v
+                and kept[1] == d
+                and kept[2] == role
+                and kept[3] == public
+            ):
+                add(kept[4])
+                continue
         in_play = p.in_play
         stars = p.stars
         weapon = p.weapon
-        add(
-            PlayerView(
-                s,
-                p.character,
-                alive,
-                p.life,
-                p.max_life,
-                len(p.hand),
-                dist[s] or None,
-                [ids[c] for c in in_play] if in_play else [],
-                ids[weapon] if weapon >= 0 else None,
-                [x or None for x in stars] if stars else [],
-                role,
-                public,
-            )
+        pv = PlayerView(
+            s,
+            p.character,
+            alive,
+            p.life,
+            p.max_life,
+            len(p.hand),
+            d or None,
+            [ids[c] for c in in_play] if in_play else [],
+            ids[weapon] if weapon >= 0 else None,
+            [x or None for x in stars] if stars else [],
+            role,
+            public,
         )
+        if reuse is not None:
+            reuse[s] = (p.v, d, role, public, pv)
+        add(pv)
     log = g.log
     return SeatView(
         seat,
