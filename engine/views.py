@@ -46,7 +46,10 @@ class DecisionInfo:
 @dataclass(slots=True)
 class SeatView:
     """One seat's information set. ``events`` are the events since ``since`` as this seat saw
-    them; ``cursor`` is the value to pass as ``since`` next time."""
+    them; ``cursor`` is the value to pass as ``since`` next time.
+
+    Read-only: views of one game share their event dicts, and successive views of a seat share
+    the PlayerViews of seats that did not change (copy before editing, e.g. ``view_to_dict``)."""
 
     seat: int | None
     mode: str
