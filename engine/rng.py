@@ -8,6 +8,8 @@ derived from the game seed, so that one more coin toss never changes the next re
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
+_GOLDEN = 0x9E3779B97F4A7C15
 STREAMS = ("deal", "shuffle", "coin", "pick")
 
 
@@ -45,7 +47,19 @@ def below(states: list[int], slot: int, n: int) -> int:
 
 
 def shuffle(states: list[int], slot: int, items: list) -> None:
-    """Fisher–Yates shuffle of ``items`` in place with stream ``slot``."""
+    """Fisher–Yates shuffle of ``items`` in place with stream ``slot``: the same draws as
+    :func:`below` for each position, inlined (a game shuffles a few hundred times)."""
+    state = states[slot]
     for i in range(len(items) - 1, 0, -1):
-        j = below(states, slot, i + 1)
+        n = i + 1
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
+    states[slot] = state

@@ -123,8 +123,9 @@ def build_view(
 
     ``reuse`` (one slot per seat, kept by :meth:`Game.view` for one viewer) holds the
     PlayerViews of this viewer's previous view: one is reused when its seat did not change
-    (``Player.v``) and neither did its distance nor what the viewer knows of its role. A view
-    is read-only: successive views of one seat share their unchanged PlayerViews.
+    (``Player.v``) and neither did its distance. What the viewer knows of a role changes only
+    with a death (which changes ``Player.v``) or the end of the game (no reuse then). A view is
+    read-only: successive views of one seat share their unchanged PlayerViews.
     """
     players = g.players
     me = players[seat] if seat is not None else None
@@ -135,25 +136,20 @@ def build_view(
     ids = CARD_IDS
     pviews = []
     add = pviews.append
+    reusable = reuse is not None and not over
     for s, p in enumerate(players):
+        d = dist[s]
+        if reusable:
+            kept = reuse[s]  # type: ignore[index]
+            if kept is not None and kept[0] == p.v and kept[1] == d:
+                add(kept[2])
+                continue
         alive = p.alive
         public = over or not alive or s == sheriff
         if public or s == seat:
             role = p.role
         else:
             role = known.get(s) if known is not None else None
-        d = dist[s]
-        if reuse is not None:
-            kept = reuse[s]
-            if (
-                kept is not None
-                and kept[0] == p.v
-                and kept[1] == d
-                and kept[2] == role
-                and kept[3] == public
-            ):
-                add(kept[4])
-                continue
         in_play = p.in_play
         stars = p.stars
         weapon = p.weapon
@@ -172,7 +168,7 @@ def build_view(
             public,
         )
         if reuse is not None:
-            reuse[s] = (p.v, d, role, public, pv)
+            reuse[s] = (p.v, d, pv)
         add(pv)
     log = g.log
     return SeatView(

@@ -146,3 +146,21 @@ def test_views_are_json_serializable_and_cursor_based() -> None:
     spectator = game.view(None)
     assert spectator.hand == [] and spectator.role is None
     assert all(p.role is None or p.revealed for p in spectator.players)
+
+
+def test_shuffle_is_fisher_yates_over_the_stream_draws() -> None:
+    """``rng.shuffle`` inlines the SplitMix64 draws: it must equal Fisher–Yates over
+    ``rng.below`` and leave the stream in the same state."""
+    import random
+
+    from bangarena.engine import rng
+
+    for seed in range(300):
+        n = random.Random(seed).randint(0, 90)
+        states, ref_states = [seed, seed * 7919 + 1], [seed, seed * 7919 + 1]
+        items, ref = list(range(n)), list(range(n))
+        rng.shuffle(states, 1, items)
+        for i in range(n - 1, 0, -1):
+            j = rng.below(ref_states, 1, i + 1)
+            ref[i], ref[j] = ref[j], ref[i]
+        assert items == ref and states == ref_states
