@@ -9,7 +9,7 @@ from .combat import heal
 from .events import Discarded, Equipped, Played, Stole
 from .moves import PICK_CARD, Move
 from .state import GameState
-from .table import clockwise_others, living, table_changed
+from .table import DISTANCE_CARDS, clockwise_others, living, table_changed
 
 
 def resolve_play(g: GameState, pending: list, move: Move) -> None:
@@ -48,7 +48,8 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         p.weapon = c
     else:
         owner.in_play.append(c)
-        table_changed(g)
+        if c in DISTANCE_CARDS:
+            table_changed(g)
     owner.v += 1
     g.known[c] = ops.PUBLIC_BIT
     g.log.append(Equipped(seat=seat, owner=owner.seat, card=DECK[c].id, replaced=replaced))
@@ -147,7 +148,8 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
     else:
         c = next(x for x in t.in_play if CARD_KIND_OF[x] == move.card)
         t.in_play.remove(c)
-        table_changed(g)
+        if c in DISTANCE_CARDS:
+            table_changed(g)
     t.v += 1
     if how == "snatch":
         p.hand.append(c)

@@ -39,6 +39,8 @@ _HORSE = {c.id: c.builtin_horse for c in CHARACTERS}
 _SCOPE = {c.id: int(c.builtin_scope) for c in CHARACTERS}
 _HORSE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "horse")
 _SCOPE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "scope")
+# The cards whose coming into or leaving play changes distances.
+DISTANCE_CARDS = _HORSE_CARDS | _SCOPE_CARDS
 
 
 def horse_bonus(p: Player) -> int:
@@ -80,7 +82,7 @@ def distances_from(g: GameState, seat: int) -> list[int]:
 def seat_distances(g: GameState, seat: int) -> list[int]:
     """:func:`distances_from`, kept in ``g.memo`` until the table changes (read-only: the list
     is shared). Every view and most play decisions need it, and distances change only when a
-    card leaves or enters play or a player dies: the engine forgets the memo there
+    Horse or a Scope leaves or enters play or a player dies: the engine forgets the memo there
     (:func:`table_changed`)."""
     memo = g.memo
     if memo is None:
@@ -92,8 +94,8 @@ def seat_distances(g: GameState, seat: int) -> list[int]:
 
 
 def table_changed(g: GameState) -> None:
-    """Forget the distances kept by :func:`seat_distances` (a card entered or left play, or a
-    player died); code that edits ``in_play`` or ``alive`` directly must call it."""
+    """Forget the distances kept by :func:`seat_distances` (a Horse or a Scope entered or left
+    play, or a player died); code that edits ``in_play`` or ``alive`` directly must call it."""
     g.memo = None
 
 

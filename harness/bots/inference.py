@@ -159,15 +159,19 @@ class Beliefs:
     def scores(self) -> list[float]:
         """Behaviour score per seat: positive looks like an outlaw, negative like the law."""
         n = self.n
-        known = self.known
-        base = self._known_frame().base
+        frame = self._known_frame()
+        base = frame.base
         first = [0.0] * n
-        for (a, b), w in self.acts.items():
+        acts = self.acts.items()
+        for (a, b), w in acts:
             first[a] += w * base[b]
-        value = [base[b] if b in known else -UNKNOWN_SIGNAL * _clamp1(first[b]) for b in range(n)]
+        value = base[:]
+        for b in frame.unknown:
+            f = first[b]
+            value[b] = -UNKNOWN_SIGNAL * (-1.0 if f < -1.0 else (1.0 if f > 1.0 else f))
         out = [0.0] * n
         sh = self.sheriff
-        for (a, b), w in self.acts.items():
+        for (a, b), w in acts:
             out[a] += w * value[b]
             if a == sh and w > 0:
                 out[b] += SHERIFF_HINT * w
@@ -225,6 +229,7 @@ class Beliefs:
                 [ATTACK_SIGNAL.get(known.get(b, ""), 0.0) for b in range(n)],
                 [_CERTAIN.get(known.get(s), _NONE) for s in range(n)],
                 [(seats, tuple(roles.items())) for seats, roles in self._unknown_roles()],
+                [s for s in range(n) if s not in known],
             )
         return self._frame
 
@@ -250,16 +255,13 @@ class Beliefs:
 
 class _Frame(NamedTuple):
     """Per seat, the attack signal of its known role and its odds if known (else zeros); the
-    unknown seats in groups with the pool of roles they share (in the pool's order)."""
+    unknown seats in groups with the pool of roles they share (in the pool's order); the
+    unknown seats."""
 
     base: list[float]
     certain: list[tuple[float, float, float, float]]
     groups: list[tuple[list[int], tuple[tuple[str, int], ...]]]
-
-
-def _clamp1(x: float) -> float:
-    """``max(-1.0, min(1.0, x))`` without the two calls."""
-    return -1.0 if x < -1.0 else (1.0 if x > 1.0 else x)
+    unknown: list[int]
 
 
 def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
