@@ -2,12 +2,15 @@
 exactly as ``bangarena simulate --players rule`` drives them (one ``game.view(seat, since=...)``
 per decision), with the time split between the engine (apply), view building and the bots.
 
-Usage: python benchmarks/bot_speed.py [--games 300] [--seats 7] [--mode classic] [--profile]
+Usage: python benchmarks/bot_speed.py [--games 300] [--repeat 3] [--seats 7] [--mode classic]
+                                      [--profile]
 
-Prints games/s and decisions/s (player decisions; forced moves are applied by the engine),
-wall-clock and CPU; then the time per part, from a second run with clock reads around each
-part; and for reference the same deals played by uniform random choices with no views (the
-engine alone) and with a view built per decision (the engine plus views).
+Prints games/s and decisions/s (player decisions; forced moves are applied by the engine) of
+``--repeat`` runs over the same deals: each run, their median and the best (on a shared machine
+a run can be slowed by others; the best is the machine's speed, as ``timeit`` reports it); then
+the time per part, from one more run with clock reads around each part; and for reference the
+same deals played by uniform random choices with no views (the engine alone) and with a view
+built per decision (the engine plus views).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 import time
 
 from bangarena.engine import GameConfig, new_game
@@ -93,6 +97,7 @@ def random_games(config: GameConfig, games: int, views: bool) -> dict[str, float
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs over the same deals")
     ap.add_argument("--seats", type=int, default=7)
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--profile", action="store_true", help="also print a cProfile of the loop")
@@ -101,12 +106,24 @@ def main() -> None:
     n = args.games
 
     # The batch runs as `simulate` runs it: with the garbage collector tuned for batches.
-    with batch_gc():
-        r = rule_games(config, n)
-    d = r["decisions"]
-    print(f"rule bots, {args.seats} seats {args.mode}, {n} games, {d / n:.0f} decisions/game")
-    print(f"  games/s      {n / r['wall']:8.1f} wall   {n / r['cpu']:8.1f} cpu")
-    print(f"  decisions/s  {d / r['wall']:8.0f} wall   {d / r['cpu']:8.0f} cpu")
+    runs = []
+    for _ in range(max(args.repeat, 1)):
+        with batch_gc():
+            runs.append(rule_games(config, n))
+    d = runs[0]["decisions"]
+    walls = sorted(r["wall"] for r in runs)
+    median, best = statistics.median(walls), walls[0]
+    print(
+        f"rule bots, {args.seats} seats {args.mode}, {n} games x {len(runs)} runs, "
+        f"{d / n:.0f} decisions/game"
+    )
+    per_run = " ".join(f"{n / r['wall']:.1f}" for r in runs)
+    per_run_cpu = " ".join(f"{n / r['cpu']:.1f}" for r in runs)
+    print(
+        f"  games/s      {n / median:8.1f} median {n / best:8.1f} best   "
+        f"(runs: {per_run}; from cpu time: {per_run_cpu})"
+    )
+    print(f"  decisions/s  {d / median:8.0f} median {d / best:8.0f} best")
     r = rule_games(config, n, split=True)
     print(
         "  per decision (µs): "
