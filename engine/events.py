@@ -390,15 +390,12 @@ def move_made(seat: int, move_kind: str, auto: bool, move: str, secret: bool) ->
 
 
 def shared_event(cls: type[E], *values: Any) -> E:
-    """The public event ``cls`` with these field values, in declaration order (a tuple stands
-    for a list field), shared."""
+    """The public event ``cls`` with these (hashable) field values, in declaration order,
+    shared (turn starts and ends)."""
     key = (cls, *values)
     ev = _SHARED.get(key)
     if ev is None:
-        args = {
-            f: list(v) if type(v) is tuple else v for f, v in zip(_FIELDS[cls], values, strict=True)
-        }
-        ev = _SHARED[key] = cls(**args)
+        ev = _SHARED[key] = cls(**dict(zip(_FIELDS[cls], values, strict=True)))
     return ev  # type: ignore[return-value]
 
 
