@@ -39,7 +39,7 @@ from .roles import (
 )
 from .state import GameState, Player, state_from_dict, state_to_dict
 from .version import ENGINE_VERSION, RULES_VERSION
-from .views import SeatView, build_view, decision_context
+from .views import DecisionInfo, SeatView, build_view, decision_context
 
 DEAL = rng.STREAMS.index("deal")
 
@@ -142,7 +142,9 @@ class Game:
         reuse = self._reuse.get(seat)
         if reuse is None:
             reuse = self._reuse[seat] = [None] * self.state.seats
-        return build_view(self.state, seat, since, events, reuse)
+        d = self.decision
+        info = None if d is None else DecisionInfo(d.seat, d.kind, d.source, d.needed, d.card)
+        return build_view(self.state, seat, since, events, reuse, info)
 
     def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]] | None:
         """The events from ``since`` as ``seat`` sees them: a slice of the forms everyone may

@@ -117,9 +117,11 @@ def build_view(
     since: int = 0,
     events: list[dict[str, Any]] | None = None,
     reuse: list[Any] | None = None,
+    info: DecisionInfo | None = None,
 ) -> SeatView:
     """The information set of ``seat`` (None: spectator), with events from ``since``
-    (``events``: those events already rendered, as :meth:`Game.view` keeps them).
+    (``events``: those events already rendered, as :meth:`Game.view` keeps them; ``info``:
+    the pending decision's public part, when the caller has it).
 
     ``reuse`` (one slot per seat, kept by :meth:`Game.view` for one viewer) holds the
     PlayerViews of this viewer's previous view: one is reused when its seat did not change
@@ -180,7 +182,7 @@ def build_view(
         list(g.named_deputies) if me is not None and seat == sheriff else [],
         pviews,
         g.turn,
-        decision_info(g),
+        decision_info(g) if info is None else info,
         g.round,
         g.high_noon,
         len(g.deck),
