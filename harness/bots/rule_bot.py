@@ -248,9 +248,18 @@ def _first(decision: Decision, kind: str) -> Move | None:
 def _play(bot: RuleBot, sit: Situation, d: Decision) -> Move:
     plays: dict[str, list[Move]] = {}
     for m in d.moves:
-        if m.kind in ("play", "play_as"):
-            key = "shot" if m.kind == "play_as" else m.card
-            plays.setdefault(key, []).append(m)
+        k = m.kind
+        if k == "play":
+            key = m.card
+        elif k == "play_as":
+            key = "shot"
+        else:
+            continue
+        same = plays.get(key)
+        if same is None:
+            plays[key] = [m]
+        else:
+            same.append(m)
     for step, kinds in _PLAY_STEPS:
         if kinds is None or not kinds.isdisjoint(plays):
             m = step(bot, sit, d, plays)
