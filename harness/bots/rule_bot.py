@@ -391,9 +391,9 @@ def _steal(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | Non
 
 def _friend_critical(sit: Situation) -> bool:
     """An area attack would risk a friend (or, for the renegade, the sheriff) at 1 life."""
-    players = sit.view.players
+    players, u = sit.view.players, sit.u
     for s in sit.alive:
-        if players[s].life <= 1 and sit.u[s] < -0.3:
+        if players[s].life <= 1 and u[s] < -0.3:
             return True
     return False
 
@@ -401,13 +401,13 @@ def _friend_critical(sit: Situation) -> bool:
 def _area(bot: RuleBot, sit: Situation, d: Decision, plays: dict, kind: str) -> Move | None:
     if kind not in plays or _friend_critical(sit):
         return None
-    players = sit.view.players
+    players, u = sit.view.players, sit.u
     total = 0.0
     for s in sit.alive:
         hit = 0.5 if sit.cover(s) else 1.0
         if players[s].life <= 1:
             hit *= 1.5
-        total += sit.u[s] * hit
+        total += u[s] * hit
     return plays[kind][0] if total > 0.3 else None
 
 
@@ -437,11 +437,11 @@ def _shot(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | None
     moves = plays.get("shot")
     if not moves:
         return None
-    thr = sit.threshold
+    thr, u, rnd = sit.threshold, sit.u, bot.rng.random
     best, best_v = None, thr
     for m in moves:
-        v = _target_value(sit, m.target) + 0.001 * bot.rng.random()
-        if sit.u[m.target] > thr and v > best_v:
+        v = _target_value(sit, m.target) + 0.001 * rnd()
+        if u[m.target] > thr and v > best_v:
             best, best_v = m, v
     if best is None:
         return None
@@ -460,14 +460,15 @@ def _duel(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | None
     if not moves:
         return None
     mine = sit.shots()
-    best, best_v = None, sit.threshold
+    thr, u, players = sit.threshold, sit.u, sit.view.players
+    best, best_v = None, thr
     for m in moves:
-        p = sit.view.players[m.target]
+        p = players[m.target]
         theirs = SHOT_FRACTION * p.hand_size
         if mine + 0.5 < theirs and p.life > 1:
             continue
         v = _target_value(sit, m.target)
-        if sit.u[m.target] > sit.threshold and v > best_v:
+        if u[m.target] > thr and v > best_v:
             best, best_v = m, v
     return best
 
