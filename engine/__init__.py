@@ -2,7 +2,9 @@
 
 Start with :func:`new_game`; a :class:`Game` has one pending :class:`Decision` whose legal
 :class:`Move` list is the only source of legality; :meth:`Game.view` is the only window on
-hidden information.
+hidden information. The ``omniscient_*`` methods (events, record, state) hold the whole truth:
+for records and referees, never for a seat. Every public entry point checks its input and
+raises a typed :class:`EngineError` without changing the game.
 """
 
 from .config import DEFAULT_MAX_ROUNDS, GameConfig
@@ -11,9 +13,13 @@ from .errors import (
     EngineError,
     GameOverError,
     IllegalMove,
+    InvalidCursor,
+    InvalidSeat,
     MoveSyntaxError,
     NotYourDecision,
     ScenarioError,
+    SeedError,
+    StateError,
 )
 from .events import EVENT_TYPES, Event, event_dict
 from .game import Game, new_game, replay
@@ -38,12 +44,16 @@ __all__ = [
     "GameConfig",
     "GameOverError",
     "IllegalMove",
+    "InvalidCursor",
+    "InvalidSeat",
     "Move",
     "MoveSyntaxError",
     "NotYourDecision",
     "PlayerView",
     "ScenarioError",
     "SeatView",
+    "SeedError",
+    "StateError",
     "autopilot_move",
     "card_kind",
     "event_dict",

@@ -1,6 +1,7 @@
 """The conformance suite, shipped with the engine so anyone can self-check an engine build:
-invariants checked at every step of seeded random games, determinism and serialization
-round-trips per game, and the hidden-information resampler used by every leak test.
+invariants checked at every step of seeded random games (``invariants.py``), determinism and
+serialization round-trips per game, and the hidden-information resampler used by every leak
+test.
 
 Run it with ``bangarena simulate`` (checks on by default) or :func:`run_games`.
 """
@@ -11,54 +12,27 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .cards import CARD_KIND_OF as DECK_KIND
-from .cards import DECK_SIZE
 from .config import GameConfig
 from .game import Game, new_game, replay
-
-__all__ = ["replay"]
+from .invariants import all_moves_apply, step_violations
+from .legal import legal_moves
+from .moves import DRAW_KEEP
 from .roles import DRAW, LAW, OUTLAWS, RENEGADE, SHERIFF, TEAM_OF
 from .state import PUBLIC_BIT, state_from_dict, state_to_dict
 from .views import known_roles
 
-
-def step_violations(game: Game) -> list[str]:
-    """Invariants that hold after every step of every game."""
-    g = game.state
-    out: list[str] = []
-    cards = list(g.deck) + list(g.discard) + list(g.limbo)
-    for p in g.players:
-        cards += p.hand
-        cards += p.in_play
-        if p.weapon >= 0:
-            cards.append(p.weapon)
-        if not 0 <= p.life <= p.max_life or p.max_life < 1:
-            out.append(f"seat {p.seat} life {p.life}/{p.max_life} out of bounds")
-        if not p.alive and p.life != 0:
-            out.append(f"eliminated seat {p.seat} has life {p.life}")
-        if p.alive and p.life == 0:
-            out.append(f"seat {p.seat} alive at 0 life")
-        kinds = [DECK_KIND[c] for c in p.in_play]
-        if len(kinds) != len(set(kinds)):
-            out.append(f"seat {p.seat} has two copies of a blue card in play: {kinds}")
-    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        out.append(f"card conservation broken: {len(cards)} cards, {len(set(cards))} distinct")
-    moves = game.legal_moves
-    if g.over:
-        if moves:
-            out.append("legal moves listed in a finished game")
-    else:
-        if len(moves) < 2:
-            out.append(
-                f"pending decision with {len(moves)} legal moves (forced moves must be automatic)"
-            )
-        if not g.players[g.pending[1]].alive:
-            out.append(f"decision pending for eliminated seat {g.pending[1]}")
-        if len({m.id for m in moves}) != len(moves):
-            out.append("duplicate legal move ids")
-        if any(" " in m.id for m in moves):
-            out.append("a move id contains a space")
-    return out
+# Re-exported: the harness's simulate checks games with them (the checks live in invariants.py,
+# shared with Game.from_omniscient_state).
+__all__ = [
+    "GameReport",
+    "all_moves_apply",
+    "play_random_game",
+    "replay",
+    "resample",
+    "result_violations",
+    "run_games",
+    "step_violations",
+]
 
 
 def result_violations(game: Game) -> list[str]:
@@ -113,7 +87,7 @@ def play_random_game(
     while not game.over:
         moves = game.legal_moves
         if check and step % sample_every == 0:
-            violations += _all_moves_apply(game)
+            violations += all_moves_apply(game)
             violations += _roundtrip(game)
         game.apply_fast(moves[chooser.randrange(len(moves))])
         step += 1
@@ -130,17 +104,6 @@ def play_random_game(
     g = game.state
     report = GameReport(config, seed, g.winning_team or "", len(g.history), g.forced, violations)
     return game, report
-
-
-def _all_moves_apply(game: Game) -> list[str]:
-    out = []
-    for m in game.legal_moves:
-        c = game.clone()
-        try:
-            c.apply(game.to_move, m.id)
-        except Exception as e:  # noqa: BLE001 — any failure is a violation to report
-            out.append(f"legal move {m.id} failed: {type(e).__name__}: {e}")
-    return out
 
 
 def _roundtrip(game: Game) -> list[str]:
@@ -162,7 +125,11 @@ def resample(game: Game, seat: int | None, rnd: random.Random) -> Game:
     """A copy of ``game`` where everything ``seat`` cannot know is re-dealt at random: the
     identities of cards it has not seen (in the deck and in other hands) and the hidden roles it
     does not know. Cards it has seen (its hand, public cards, the card it put back on the deck,
-    a card it snatched) stay put. ``seat``'s view must be the same in both games."""
+    a card it snatched) stay put. ``seat``'s view must be the same in both games.
+
+    Raises :class:`InvalidSeat` as :meth:`Game.view` does (a negative seat would pick the
+    wrong bit of the knowledge masks)."""
+    game._check_viewer(seat, 0)
     out = game.clone()
     g = out.state
     mask = PUBLIC_BIT | ((1 << seat) if seat is not None else 0)
@@ -177,10 +144,23 @@ def resample(game: Game, seat: int | None, rnd: random.Random) -> Game:
         for i, c in enumerate(p.hand):
             if not known[c] & mask:
                 slots.append((p.hand, i))
+    # Cards another seat is looking at (Three Eyes' draw_keep) sit in limbo and in the pending
+    # decision: they are hidden from everyone else too.
+    for i, c in enumerate(g.limbo):
+        if not known[c] & mask:
+            slots.append((g.limbo, i))
     cards = [lst[i] for lst, i in slots]
     rnd.shuffle(cards)
+    moved: dict[int, int] = {}
     for (lst, i), c in zip(slots, cards, strict=True):
+        if lst is g.limbo:
+            moved[lst[i]] = c
         lst[i] = c
+    pend = g.pending
+    if moved and pend is not None and pend[0] == DRAW_KEEP:
+        pend[2] = [moved.get(c, c) for c in pend[2]]  # a new list: the clone shares the old
+        out._moves = tuple(legal_moves(g))
+        out._decision = None
     # Hidden roles: shuffled within groups the seat cannot tell apart.
     knows = (
         known_roles(g, seat)

@@ -12,7 +12,18 @@ from . import rng
 from .cards import DECK
 from .characters import CHARACTER_BY_ID, CHARACTER_IDS
 from .config import GameConfig
-from .errors import GameOverError, IllegalMove, NotYourDecision
+from .errors import (
+    ConfigError,
+    GameOverError,
+    IllegalMove,
+    InvalidCursor,
+    InvalidSeat,
+    MoveSyntaxError,
+    NotYourDecision,
+    SeedError,
+    StateError,
+    shown,
+)
 from .events import (
     DeputiesNamed,
     Drew,
@@ -24,7 +35,7 @@ from .events import (
     event_form,
 )
 from .flow import advance, resolve
-from .legal import autopilot_move
+from .legal import autopilot_move, legal_moves
 from .moves import Decision, Move
 from .roles import (
     DEPUTY,
@@ -104,9 +115,17 @@ class Game:
     def apply(self, seat: int, move_id: str) -> list[Event]:
         """Apply the move ``move_id`` of ``seat``; returns the events it caused (full forms).
 
-        Raises :class:`NotYourDecision` or :class:`IllegalMove` without changing anything.
+        Raises, without changing anything: :class:`InvalidSeat` (not an int in 0..seats-1; a
+        bool or a float is not a seat), :class:`MoveSyntaxError` (an id that is not a str),
+        :class:`GameOverError`, :class:`NotYourDecision`, :class:`IllegalMove`.
         """
         g = self.state
+        # Two type checks per decision (~0.1 µs): 1.0 == 1 and True == 1, and the history
+        # would record the float or the bool, changing the state hash and the records.
+        if type(seat) is not int or not 0 <= seat < g.seats:
+            raise InvalidSeat(seat, g.seats)
+        if type(move_id) is not str:
+            raise MoveSyntaxError(move_id, "a move id is a string")
         if g.over:
             raise GameOverError("the game is over")
         if seat != g.pending[1]:
@@ -117,14 +136,17 @@ class Game:
         else:
             raise IllegalMove(move_id, tuple(m.id for m in self._moves))
         start = len(g.log)
-        g.history.append([seat, move_id])
+        g.history.append([seat, m.id])
         resolve(g, m, auto=False)
         self._moves = tuple(advance(g))
         self._decision = None
         return g.log[start:]
 
     def apply_fast(self, move: Move) -> None:
-        """Apply a move object taken from :attr:`legal_moves` (no checks; for playouts)."""
+        """Apply a move object taken from :attr:`legal_moves`, for playouts inside the engine
+        and the bots' searches. Internal: nothing is checked (not the seat, not that ``move``
+        is legal), and a move from elsewhere corrupts the game. Anything holding input from
+        outside the process uses :meth:`apply`."""
         g = self.state
         g.history.append([g.pending[1], move.id])
         resolve(g, move, auto=False)
@@ -137,7 +159,17 @@ class Game:
 
     # -- views and records -------------------------------------------------------------------
     def view(self, seat: int | None, since: int = 0) -> SeatView:
-        """What ``seat`` may know (None: a spectator), with its events from ``since``."""
+        """What ``seat`` may know (None: a spectator), with its events from ``since`` (a
+        previous view's ``cursor``; past the end of the log: no events).
+
+        Raises :class:`InvalidSeat` or :class:`InvalidCursor` for anything else (bools and
+        negative numbers included: Python's indexing would read them as other seats)."""
+        # _check_viewer inlined: a method call would cost as much as the checks (one view per
+        # decision in bot games).
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.state.seats):
+            raise InvalidSeat(seat, self.state.seats, spectator=True)
+        if type(since) is not int or since < 0:
+            raise InvalidCursor(since)
         events = self._view_events(seat, since)  # first: it forgets the caches of a new log
         reuse = self._reuse.get(seat)
         if reuse is None:
@@ -146,14 +178,20 @@ class Game:
         info = None if d is None else DecisionInfo(d.seat, d.kind, d.source, d.needed, d.card)
         return build_view(self.state, seat, since, events, reuse, info)
 
-    def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]] | None:
+    def _check_viewer(self, seat: Any, since: Any) -> None:
+        """Raise unless ``seat`` is None or an int seat of this table and ``since`` an int ≥ 0
+        (``type(...) is int``: a bool is an int to isinstance; ~0.1 µs per view)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.state.seats):
+            raise InvalidSeat(seat, self.state.seats, spectator=True)
+        if type(since) is not int or since < 0:
+            raise InvalidCursor(since)
+
+    def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]]:
         """The events from ``since`` as ``seat`` sees them: a slice of the forms everyone may
         see, with this seat's own private events swapped in (the same dicts as
         :func:`event_dict` gives). Every view asks for ~17 events, most of them public, so one
-        slice beats a loop over them. None (let build_view do it) for a negative ``since``."""
+        slice beats a loop over them."""
         log = self.state.log
-        if since < 0:
-            return None
         if log is not self._log or len(log) < len(self._shared):
             self._forget_forms()
             self._log = log
@@ -176,11 +214,17 @@ class Game:
                 out[i - since] = event_form(log[i], True)
         return out
 
-    def events(
-        self, viewer: int | None, since: int = 0, full: bool = False
-    ) -> list[dict[str, Any]]:
-        """The log from ``since`` as ``viewer`` saw it (``full``: the whole truth, for records)."""
-        return [event_dict(e, viewer, full) for e in self.state.log[since:]]
+    def events(self, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The log from ``since`` as ``viewer`` saw it (None: a spectator); the same seat and
+        cursor checks as :meth:`view`."""
+        self._check_viewer(viewer, since)
+        return [event_dict(e, viewer) for e in self.state.log[since:]]
+
+    def omniscient_events(self, since: int = 0) -> list[dict[str, Any]]:
+        """The whole truth of the log from ``since`` (every private event in full): for records
+        and referees, never for a seat."""
+        self._check_viewer(None, since)
+        return [event_dict(e, None, full=True) for e in self.state.log[since:]]
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -201,15 +245,16 @@ class Game:
             "forced": g.forced,
         }
 
-    def record(self) -> dict[str, Any]:
-        """The engine's game record: versions, config, seed, moves, events, result."""
+    def omniscient_record(self) -> dict[str, Any]:
+        """The engine's game record (the whole truth): versions, config, seed, moves, events,
+        result."""
         return {
             "rules_version": RULES_VERSION,
             "engine_version": ENGINE_VERSION,
             "config": self.config.to_dict(),
             "seed": self.state.seed,
             "moves": [[s, m] for s, m in self.state.history],
-            "events": self.events(None, full=True),
+            "events": self.omniscient_events(),
             "result": self.result(),
         }
 
@@ -226,12 +271,55 @@ class Game:
         g._reuse = {}  # never shared: a resampled copy must build its views afresh
         return g
 
-    def to_dict(self) -> dict[str, Any]:
+    def omniscient_state(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (hidden information included)."""
         return {"config": self.config.to_dict(), "state": state_to_dict(self.state)}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
-        return cls(state_from_dict(d["state"]), GameConfig(**d["config"]))
+    def from_omniscient_state(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`omniscient_state` output.
+
+        Raises :class:`StateError` (listing every problem) for a document that is malformed or
+        describes a position no game reaches: the conformance suite's invariants
+        (``invariants.py``: card conservation, life bounds, one sheriff, cards where they
+        belong, a real choice pending), agreement with the config, and every legal move
+        applying on a copy (a bad config is a StateError too: one error for one document)."""
+        from .invariants import (  # here: invariants.py imports the engine's modules
+            all_moves_apply,
+            decision_violations,
+            state_shape_violations,
+            state_violations,
+        )
+
+        bad = state_shape_violations(d)
+        if bad:
+            raise StateError(bad)
+        try:
+            config = GameConfig(**d["config"])
+        except TypeError:  # unknown or missing keys
+            raise StateError(["config has the keys seats, mode and max_rounds"]) from None
+        except ConfigError as e:
+            raise StateError([f"config: {e}"]) from None
+        g = state_from_dict(d["state"])
+        bad = state_violations(g)
+        if (g.seats, g.mode, g.max_rounds) != (config.seats, config.mode, config.max_rounds):
+            bad.append("the state's seats, mode or max_rounds differ from its config")
+        if bad:
+            raise StateError(bad)
+        # The pending decision's context is checked by generating its moves; a tampered one
+        # surfaces as a lookup or type error here, before advance() could act on it.
+        try:
+            moves = () if g.over else tuple(legal_moves(g))
+        except (LookupError, TypeError, ValueError, AttributeError) as e:
+            raise StateError([f"the pending decision cannot be resumed: {e!r}"]) from e
+        bad = decision_violations(g, moves)
+        if bad:
+            raise StateError(bad)
+        game = cls(g, config)
+        bad = all_moves_apply(game)
+        if bad:
+            raise StateError(bad)
+        return game
 
     def state_hash(self) -> str:
         """A hash of the whole state (log included): equal iff the games are identical."""
@@ -240,7 +328,12 @@ class Game:
 
 
 def new_game(config: GameConfig, seed: int) -> Game:
-    """Deal a new game: roles, characters, deck order and hands all from ``seed``."""
+    """Deal a new game: roles, characters, deck order and hands all from ``seed``, an int with
+    ``0 ≤ seed < 2**64`` (:class:`SeedError` otherwise: the streams use the seed modulo 2**64,
+    so a larger or negative one would deal another seed's game under its own number)."""
+    check_seed(seed)
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"config must be a GameConfig, got {shown(config)}")
     n, mode = config.seats, config.mode
     streams = [rng.stream_seed(seed, s) for s in rng.STREAMS]
     roles = list(roles_for(n, mode))
@@ -286,6 +379,12 @@ def new_game(config: GameConfig, seed: int) -> Game:
     return Game(g, config)
 
 
+def check_seed(seed: Any) -> None:
+    """Raise :class:`SeedError` unless ``seed`` is an int (not a bool) in ``0..2**64-1``."""
+    if type(seed) is not int or not 0 <= seed < rng.SEED_LIMIT:
+        raise SeedError(seed)
+
+
 def _double_agent_knowledge(g: GameState) -> None:
     agent = next(p for p in g.players if p.role == DOUBLE_AGENT)
     outlaws = [p for p in g.players if p.role == OUTLAW]
@@ -305,8 +404,11 @@ def _double_agent_knowledge(g: GameState) -> None:
 
 
 def replay(config: GameConfig, seed: int, moves: list[tuple[int, str]] | list[list[Any]]) -> Game:
-    """Rebuild a game from its config, seed and chosen moves."""
+    """Rebuild a game from its config, seed and chosen moves (``[seat, move_id]`` pairs, each
+    checked as :meth:`Game.apply` checks it)."""
     game = new_game(config, seed)
-    for seat, move_id in moves:
-        game.apply(seat, move_id)
+    for entry in moves:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+            raise MoveSyntaxError(entry, "a replayed move is a [seat, move_id] pair")
+        game.apply(entry[0], entry[1])
     return game

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
+SEED_LIMIT = _TWO64  # game seeds are ints with 0 <= seed < SEED_LIMIT (stream_seed masks)
 _GOLDEN = 0x9E3779B97F4A7C15
 STREAMS = ("deal", "shuffle", "coin", "pick")
 

@@ -118,7 +118,8 @@ class GameState:
         )
 
 
-_PLAYER_FIELDS = (
+# The JSON form's keys: a player's, and the state's besides "players" and "log".
+PLAYER_FIELDS = (
     "seat",
     "role",
     "character",
@@ -130,7 +131,7 @@ _PLAYER_FIELDS = (
     "stars",
     "alive",
 )
-_SCALARS = (
+STATE_FIELDS = (
     "seats", "mode", "max_rounds", "seed", "deck", "discard", "rng", "sheriff", "named_deputies",
     "coins", "limbo", "known", "turn", "round", "high_noon", "shots", "jailed", "stack", "pending",
     "history", "forced", "over", "winning_team", "winners", "end_reason",
@@ -139,8 +140,8 @@ _SCALARS = (
 
 def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
     """The whole state as JSON-ready data (the full log included unless ``with_log`` is False)."""
-    d: dict[str, Any] = {k: _copy(getattr(g, k)) for k in _SCALARS}
-    d["players"] = [{k: _copy(getattr(p, k)) for k in _PLAYER_FIELDS} for p in g.players]
+    d: dict[str, Any] = {k: _copy(getattr(g, k)) for k in STATE_FIELDS}
+    d["players"] = [{k: _copy(getattr(p, k)) for k in PLAYER_FIELDS} for p in g.players]
     if with_log:
         d["log"] = [event_dict(e, None, full=True) for e in g.log]
     return d
@@ -148,8 +149,8 @@ def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
 
 def state_from_dict(d: dict[str, Any]) -> GameState:
     """Inverse of :func:`state_to_dict`."""
-    players = [Player(**{k: _copy(p[k]) for k in _PLAYER_FIELDS}) for p in d["players"]]
-    kwargs = {k: _copy(d[k]) for k in _SCALARS}
+    players = [Player(**{k: _copy(p[k]) for k in PLAYER_FIELDS}) for p in d["players"]]
+    kwargs = {k: _copy(d[k]) for k in STATE_FIELDS}
     g = GameState(players=players, **kwargs)
     g.log = [event_from_dict(e) for e in d.get("log", [])]
     return g

@@ -26,22 +26,30 @@ def end_as_draw(g: GameState) -> None:
     _finish(g, DRAW, [], "round_cap")
 
 
-def check_victory(g: GameState) -> bool:
-    """Check the objectives after an elimination; ends the game and returns True on a win."""
+def outcome(g: GameState) -> tuple[str, list[int], str] | None:
+    """The victory the position shows, as ``(team, winners, reason)``, or None while every
+    side can still win. Pure: :func:`check_victory` ends the game with it, and a scenario is
+    refused with it when its position is already over."""
     players = g.players
     alive = [p for p in players if p.alive]
     if not players[g.sheriff].alive:
         if g.mode == PARTNERS and all(p.role == RENEGADE for p in alive):
             renegades = [p.seat for p in players if p.role == RENEGADE]
-            _finish(g, RENEGADE, renegades, "renegades_partners")
-        elif len(alive) == 1 and alive[0].role == RENEGADE:
-            _finish(g, RENEGADE, [alive[0].seat], "renegade_last_alive")
-        else:
-            winners = [p.seat for p in players if p.role in (OUTLAW, DOUBLE_AGENT)]
-            _finish(g, OUTLAWS, winners, "sheriff_eliminated")
-        return True
+            return RENEGADE, renegades, "renegades_partners"
+        if len(alive) == 1 and alive[0].role == RENEGADE:
+            return RENEGADE, [alive[0].seat], "renegade_last_alive"
+        winners = [p.seat for p in players if p.role in (OUTLAW, DOUBLE_AGENT)]
+        return OUTLAWS, winners, "sheriff_eliminated"
     if not any(p.role in (OUTLAW, DOUBLE_AGENT, RENEGADE) for p in alive):
         winners = [p.seat for p in players if p.role in (SHERIFF, DEPUTY)]
-        _finish(g, LAW, winners, "law_restored")
-        return True
-    return False
+        return LAW, winners, "law_restored"
+    return None
+
+
+def check_victory(g: GameState) -> bool:
+    """Check the objectives after an elimination; ends the game and returns True on a win."""
+    won = outcome(g)
+    if won is None:
+        return False
+    _finish(g, *won)
+    return True

@@ -5,6 +5,14 @@ It runs on asyncio and never blocks, so many matches share one process (``asynci
 :func:`run_match` calls). Each seat gets only its own view — the events since its previous
 decision — and the pending decision. A seat that times out, gives up (failures, transport,
 budget), raises or answers an illegal id gets the autopilot's move, and the record says why.
+
+A match that cannot go on is still recorded: an auth failure (401/403) stops it at once, and an
+interrupted one (Ctrl-C, a cancelled task) keeps what was played; both records have status
+``aborted`` (:meth:`Match.record` builds the record so far at any moment).
+
+Observers (``on_move``) never see the game: after each decision they get a :class:`MoveNotice`
+(what is public about the move, as the viewer saw it) and the viewer's :class:`SeatView` — the
+human seat's when a person sits at the table, else the spectator's.
 """
 
 from __future__ import annotations
@@ -24,17 +32,19 @@ from bangarena.engine import (
     RULES_VERSION,
     Game,
     GameConfig,
+    SeatView,
     new_game,
 )
 from bangarena.prompts.render import PROMPT_VERSION
 
+from .provenance import current_provenance, redact_credentials
 from .records import (
     DecisionTelemetry,
     MatchConfigRecord,
     MatchRecord,
+    MatchStatus,
     MoveRecord,
-    Totals,
-    seat_totals,
+    compute_totals,
 )
 from .seats.protocol import Deadline, Seat, SeatAnswer
 
@@ -45,7 +55,9 @@ PEOPLE_TIMES_S: tuple[int, ...] = (15, 30, 60, 90)
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     """How a match is played. ``time_per_move_s`` is the table's time for people (and bots);
-    models get ``model_time_per_move_s`` (the table's time when None)."""
+    models get ``model_time_per_move_s`` (the table's time when None). ``abort_on_auth`` stops
+    the match at the first decision a seat lost to an auth error (401/403): a wrong key does not
+    get better by playing on."""
 
     seats: int = 5
     mode: str = "classic"
@@ -57,6 +69,7 @@ class MatchSettings:
     backoff_cap_s: float = 60.0
     grace_s: float = 1.0
     transcripts: bool = True
+    abort_on_auth: bool = True
 
     def time_for(self, seat: Seat) -> float:
         if seat.controller == "ai" or seat.kind == "scripted":
@@ -64,7 +77,49 @@ class MatchSettings:
         return self.time_per_move_s
 
 
-OnMove = Callable[[MoveRecord, Game], None]
+@dataclass(frozen=True, slots=True)
+class MoveNotice:
+    """What the viewer may know about one decision just played. ``move`` is the move's id when
+    the viewer may see it, else None (a secret move, such as the card put back on the deck,
+    shows only its ``move_kind`` to everyone but its seat). How the move was chosen (``how``,
+    ``autopilot_reason``) is table talk: every seat sees who was autopiloted."""
+
+    index: int
+    seat: int
+    decision: str
+    move_kind: str
+    move: str | None
+    how: str
+    autopilot_reason: str | None
+
+
+OnMove = Callable[[MoveNotice, SeatView], None]
+"""Called after every decision with its notice and the viewer's view (the events since the
+previous call). Never given the game."""
+
+
+def viewer_of(seats: Sequence[Seat]) -> int | None:
+    """Whose view observers get: the human seat's, else None (the spectator)."""
+    return next((i for i, s in enumerate(seats) if s.controller == "human"), None)
+
+
+def move_notice(rec: MoveRecord, view: SeatView) -> MoveNotice:
+    """The notice of ``rec`` built from ``view`` (whose events start at the move): the move's
+    id and kind are read from the move event as the viewer saw it."""
+    ev = next(
+        (
+            e
+            for e in view.events
+            if e.get("kind") == "move" and e.get("seat") == rec.seat and not e.get("auto")
+        ),
+        None,
+    )
+    if ev is None:  # pragma: no cover - the engine logs every move it applies
+        raise AssertionError(f"no move event for decision {rec.index}")
+    return MoveNotice(
+        index=rec.index, seat=rec.seat, decision=rec.decision, move_kind=ev["move_kind"],
+        move=ev.get("move"), how=rec.how, autopilot_reason=rec.autopilot_reason,
+    )  # fmt: skip
 
 
 async def ask(
@@ -80,17 +135,25 @@ async def ask(
             return await seat.decide(view, decision, deadline), view.cursor
         except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
             return _seat_error(e), view.cursor
+    if getattr(seat, "in_flight", None) is not None:
+        seat.in_flight = None  # type: ignore[attr-defined]  # never a previous decision's
     task = asyncio.ensure_future(seat.decide(view, decision, deadline))
-    while not task.done():
-        wait = deadline.remaining() + grace_s
-        if wait <= 0:
-            break
-        await asyncio.wait({task}, timeout=wait)
-    if not task.done():
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-        return SeatAnswer.give_up("timeout"), view.cursor
+    timed_out = False
+    try:
+        while not task.done():
+            wait = deadline.remaining() + grace_s
+            if wait <= 0:
+                break
+            await asyncio.wait({task}, timeout=wait)
+        timed_out = not task.done()
+    finally:
+        if not task.done():  # timed out, or the match itself was cancelled
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+    if timed_out or task.cancelled():
+        # keep what the seat recorded before it was cancelled (its attempts so far)
+        return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None)), view.cursor
     exc = task.exception()
     if exc is not None:
         return _seat_error(exc), view.cursor
@@ -102,29 +165,68 @@ def _seat_error(exc: BaseException) -> SeatAnswer:
     return SeatAnswer.give_up("seat_error", t)
 
 
-async def run_match(
-    settings: MatchSettings,
-    seats: Sequence[Seat],
-    *,
-    on_move: OnMove | None = None,
-    match_id: str | None = None,
-    close_seats: bool = True,
-) -> MatchRecord:
-    """Play one full match; returns its record (the seats are closed at the end)."""
-    if len(seats) != settings.seats:
-        raise ValueError(f"{len(seats)} seats for a {settings.seats}-seat table")
-    started_at = datetime.now(UTC)
-    t0 = time.monotonic()
-    game = new_game(GameConfig(settings.seats, settings.mode, settings.max_rounds), settings.seed)
-    cursors = [0] * settings.seats
-    limits = [settings.time_for(s) for s in seats]
-    moves: list[MoveRecord] = []
-    try:
+class Match:
+    """One match: :meth:`run` plays it; :meth:`record` is its record so far (call it after an
+    interruption to keep what was played)."""
+
+    def __init__(
+        self,
+        settings: MatchSettings,
+        seats: Sequence[Seat],
+        *,
+        on_move: OnMove | None = None,
+        match_id: str | None = None,
+        close_seats: bool = True,
+        command: Sequence[str] | None = None,
+    ) -> None:
+        if len(seats) != settings.seats:
+            raise ValueError(f"{len(seats)} seats for a {settings.seats}-seat table")
+        self.settings = settings
+        self.seats = list(seats)
+        self.on_move = on_move
+        self.match_id = match_id or uuid.uuid4().hex[:12]
+        self.close_seats = close_seats
+        self.provenance = current_provenance(command)
+        self.viewer = viewer_of(seats)
+        self.game = new_game(
+            GameConfig(settings.seats, settings.mode, settings.max_rounds), settings.seed
+        )
+        self.limits = [settings.time_for(s) for s in seats]
+        self.moves: list[MoveRecord] = []
+        self.status: MatchStatus = "complete"
+        self.status_detail: str | None = None
+        self.started_at = datetime.now(UTC)
+        self._t0 = time.monotonic()
+
+    async def run(self) -> MatchRecord:
+        """Play until the game is over (or an auth failure stops it); returns the record. If
+        the task is cancelled the status becomes ``aborted`` and the cancellation goes on."""
+        try:
+            await self._play()
+        except asyncio.CancelledError:
+            self.abort("interrupted")
+            raise
+        finally:
+            if self.close_seats:
+                for s in self.seats:
+                    with contextlib.suppress(Exception):
+                        await s.aclose()
+        return self.record()
+
+    def abort(self, detail: str, *, replace: bool = False) -> None:
+        """Mark the match as aborted (the first reason given is kept unless ``replace``)."""
+        if self.status != "aborted" or replace:
+            self.status, self.status_detail = "aborted", detail
+
+    async def _play(self) -> None:
+        settings, game, seats = self.settings, self.game, self.seats
+        cursors = [0] * settings.seats
+        seen = 0  # the observer's cursor
         while not game.over:
             decision = game.decision
             i = decision.seat
             seat = seats[i]
-            deadline = Deadline(limits[i], backoff_cap_s=settings.backoff_cap_s)
+            deadline = Deadline(self.limits[i], backoff_cap_s=settings.backoff_cap_s)
             answer, cursors[i] = await ask(seat, game, i, cursors[i], deadline, settings.grace_s)
             tel = answer.telemetry
             move_id, reason = answer.move_id, tel.autopilot_reason
@@ -132,36 +234,121 @@ async def run_match(
             if move_id is None or decision.get(move_id) is None:
                 if move_id is not None:  # a seat that skipped validation: never trust it
                     reason = "seat_error"
-                    tel.reason = f"illegal move id {move_id!r} from the seat"
+                    tel.reason = f"illegal move id {move_id!r} from the seat"[:300]
                 move_id, how = game.autopilot().id, "autopilot"
                 reason = reason or "no_answer"
             else:
                 reason = None
+            answers = sum(a.outcome != "transport" for a in tel.attempts)
             rec = MoveRecord(
-                index=len(moves), seat=i, decision=decision.kind, legal=len(decision.moves),
+                index=len(self.moves), seat=i, decision=decision.kind, legal=len(decision.moves),
                 move=move_id, how=how, autopilot_reason=reason,
                 chosen_by=seat.controller if how == "chosen" else "autopilot",
-                retries=max(0, len(tel.attempts) - 1), elapsed_s=round(deadline.elapsed(), 6),
-                time_limit_s=limits[i], backoff_s=round(tel.backoff_s, 6),
+                retries=max(0, answers - 1), elapsed_s=round(deadline.elapsed(), 6),
+                time_limit_s=self.limits[i], backoff_s=round(tel.backoff_s, 6),
                 credited_s=round(deadline.credited_s, 6), attempts=tel.attempts,
                 reason=tel.reason, notes=tel.notes,
             )  # fmt: skip
             if not settings.transcripts:
                 for a in rec.attempts:
                     a.transcript = None
+            alive = [p.alive for p in game.state.players]
             game.apply(i, move_id)
-            moves.append(rec)
-            if on_move is not None:
-                on_move(rec, game)
+            self.moves.append(rec)
+            if self.on_move is not None:
+                view = game.view(self.viewer, since=seen)
+                seen = view.cursor
+                self.on_move(move_notice(rec, view), view)
+            if reason == "auth" and settings.abort_on_auth:
+                self.abort(f"seat {i} ({redact_credentials(seat.spec)}): {_auth_detail(rec)}")
+                return
+            await self._tell_eliminated(alive, cursors)
             await asyncio.sleep(0)  # let the other matches of this process run
-    finally:
-        if close_seats:
-            for s in seats:
+
+    async def _tell_eliminated(self, alive: list[bool], cursors: list[int]) -> None:
+        """Give each seat eliminated by the last move that wants to know (``eliminated``, e.g.
+        a person choosing to watch or leave) its view, within its time per move."""
+        game = self.game
+        if game.over:
+            return
+        for j, p in enumerate(game.state.players):
+            hook = getattr(self.seats[j], "eliminated", None)
+            if alive[j] and not p.alive and hook is not None:
                 with contextlib.suppress(Exception):
-                    await s.aclose()
-    return _record(
-        settings, seats, game, moves, limits, started_at, time.monotonic() - t0, match_id
+                    await asyncio.wait_for(hook(game.view(j, since=cursors[j])), self.limits[j])
+
+    def record(self) -> MatchRecord:
+        """The record of what was played so far, with the current status."""
+        settings, seats, game = self.settings, self.seats, self.game
+        seat_records = []
+        for i, s in enumerate(seats):
+            sr = s.seat_record(i, self.limits[i], settings.transcripts)
+            # a spec's URL (and a model name parsed from it) may carry credentials
+            sr.spec, sr.display_name = (
+                redact_credentials(sr.spec),
+                redact_credentials(sr.display_name),
+            )
+            for field in ("model", "base_url"):
+                value = getattr(sr, field)
+                if value:
+                    setattr(sr, field, redact_credentials(value))
+            seat_records.append(sr)
+        status = self.status if game.over or self.status == "aborted" else "aborted"
+        detail = self.status_detail or (None if status == "complete" else "not finished")
+        return MatchRecord(
+            status=status,
+            status_detail=detail,
+            provenance=self.provenance,
+            match_id=self.match_id,
+            started_at=self.started_at.isoformat(timespec="seconds"),
+            finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            duration_s=round(time.monotonic() - self._t0, 3),
+            versions=_versions(seats),
+            config=MatchConfigRecord(
+                seats=settings.seats,
+                mode=settings.mode,
+                seed=settings.seed,
+                max_rounds=settings.max_rounds,
+                lang=settings.lang,
+                time_per_move_s=settings.time_per_move_s,
+                model_time_per_move_s=settings.model_time_per_move_s or settings.time_per_move_s,
+                backoff_cap_s=settings.backoff_cap_s,
+                transcripts=settings.transcripts,
+            ),  # fmt: skip
+            seats=seat_records,
+            moves=list(self.moves),
+            totals=compute_totals(seat_records, self.moves),
+            result=game.result(),
+            game=game.omniscient_record(),
+        )
+
+
+def _auth_detail(rec: MoveRecord) -> str:
+    detail = next((a.detail for a in reversed(rec.attempts) if a.detail), None)
+    status = next((a.status for a in reversed(rec.attempts) if a.status), None)
+    head = (
+        f"the provider refused the credentials (HTTP {status})"
+        if status
+        else ("the provider refused the credentials")
     )
+    return head + (f": {detail}" if detail else "")
+
+
+async def run_match(
+    settings: MatchSettings,
+    seats: Sequence[Seat],
+    *,
+    on_move: OnMove | None = None,
+    match_id: str | None = None,
+    close_seats: bool = True,
+    command: Sequence[str] | None = None,
+) -> MatchRecord:
+    """Play one full match; returns its record (the seats are closed at the end)."""
+    match = Match(
+        settings, seats, on_move=on_move, match_id=match_id, close_seats=close_seats,
+        command=command,
+    )  # fmt: skip
+    return await match.run()
 
 
 def _versions(seats: Sequence[Seat]) -> dict[str, str]:
@@ -184,48 +371,3 @@ def _dist_version(name: str) -> str:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
-
-
-def _record(
-    settings: MatchSettings,
-    seats: Sequence[Seat],
-    game: Game,
-    moves: list[MoveRecord],
-    limits: list[float],
-    started_at: datetime,
-    duration_s: float,
-    match_id: str | None,
-) -> MatchRecord:
-    seat_records = [s.seat_record(i, limits[i], settings.transcripts) for i, s in enumerate(seats)]
-    per_seat = [
-        seat_totals(i, [m for m in moves if m.seat == i], seats[i].controller)
-        for i in range(len(seats))
-    ]
-    model_moves = [m for m in moves if seats[m.seat].controller == "ai" or m.attempts]
-    match_totals = seat_totals(None, moves, None)
-    if not model_moves:
-        match_totals.first_try_valid_rate = None
-    result = game.result()
-    return MatchRecord(
-        match_id=match_id or uuid.uuid4().hex[:12],
-        started_at=started_at.isoformat(timespec="seconds"),
-        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        duration_s=round(duration_s, 3),
-        versions=_versions(seats),
-        config=MatchConfigRecord(
-            seats=settings.seats,
-            mode=settings.mode,
-            seed=settings.seed,
-            max_rounds=settings.max_rounds,
-            lang=settings.lang,
-            time_per_move_s=settings.time_per_move_s,
-            model_time_per_move_s=settings.model_time_per_move_s or settings.time_per_move_s,
-            backoff_cap_s=settings.backoff_cap_s,
-            transcripts=settings.transcripts,
-        ),  # fmt: skip
-        seats=seat_records,
-        moves=moves,
-        totals=Totals(seats=per_seat, match=match_totals),
-        result=result,
-        game=game.record(),
-    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +39,7 @@ API_KEY_ENV: dict[str, tuple[str, ...]] = {
     "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
 }
 BASE_URL_ENV: dict[str, str] = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+OFFICIAL_API_HOSTS: dict[str, str] = {"openai": "api.openai.com", "anthropic": "api.anthropic.com"}
 
 
 class ModelSpecError(ValueError):
@@ -65,46 +67,63 @@ class ModelSpec(BaseModel):
 def parse_model_spec(s: str) -> ModelSpec:
     """Parse a model spec.
 
-    The provider is the text before the first `:`; the base URL is what follows the last `@` when
-    it starts with `http://` or `https://` (so `openai:qwen2.5:7b@http://127.0.0.1:11434/v1` and
-    `anthropic:claude-3-5-sonnet@20241022` both parse). `scripted`, `scripted:rule` and
-    `scripted:random` name the offline provider and its bot policy.
+    The provider is the text before the first `:`; the base URL starts at the last `@` that is
+    followed by `http://` or `https://` (so `openai:qwen2.5:7b@http://127.0.0.1:11434/v1`,
+    `anthropic:claude-3-5-sonnet@20241022` and `openai:m@http://user:pw@host/v1` all parse).
+    `scripted`, `scripted:rule` and `scripted:random` name the offline provider and its bot
+    policy. Anything else raises ModelSpecError, never another exception.
     """
     if not isinstance(s, str) or not s.strip():
         raise ModelSpecError("empty model spec; expected PROVIDER:MODEL[@BASE_URL]")
     text = s.strip()
-    if any(ch.isspace() for ch in text):
-        raise ModelSpecError(f"model spec {s!r} contains whitespace")
+    if any(ch.isspace() or not ch.isprintable() for ch in text):
+        raise ModelSpecError(f"model spec {_shown(s)} contains whitespace or control characters")
     if text == "scripted":
         return ModelSpec(provider="scripted", model=DEFAULT_SCRIPTED_POLICY)
     provider, sep, rest = text.partition(":")
     if not sep:
         raise ModelSpecError(
-            f"malformed model spec {s!r}: expected PROVIDER:MODEL[@BASE_URL], "
+            f"malformed model spec {_shown(s)}: expected PROVIDER:MODEL[@BASE_URL], "
             f"PROVIDER one of {', '.join(PROVIDERS)}"
         )
     if provider not in PROVIDERS:
         raise ModelSpecError(
-            f"unknown provider {provider!r} in model spec {s!r}; valid providers: "
+            f"unknown provider {_shown(provider)} in model spec {_shown(s)}; valid providers: "
             f"{', '.join(PROVIDERS)}"
         )
     model, base_url = rest, None
-    at = rest.rfind("@")
-    if at >= 0 and rest[at + 1 :].startswith(("http://", "https://")):
+    at = max(rest.rfind("@http://"), rest.rfind("@https://"))
+    if at >= 0:
         model, base_url = rest[:at], rest[at + 1 :]
-        parts = urlsplit(base_url)
-        if not parts.hostname:
-            raise ModelSpecError(f"malformed base URL {base_url!r} in model spec {s!r}")
+        _check_base_url(base_url, s)
     if not model:
-        raise ModelSpecError(f"malformed model spec {s!r}: the model name is empty")
+        raise ModelSpecError(f"malformed model spec {_shown(s)}: the model name is empty")
     if provider == "scripted":
         if base_url is not None:
-            raise ModelSpecError(f"model spec {s!r}: the scripted provider takes no base URL")
+            raise ModelSpecError(f"model spec {_shown(s)}: the scripted provider takes no base URL")
         if model not in SCRIPTED_POLICIES:
             raise ModelSpecError(
-                f"unknown scripted policy {model!r} in {s!r}; valid: {', '.join(SCRIPTED_POLICIES)}"
+                f"unknown scripted policy {_shown(model)} in {_shown(s)}; "
+                f"valid: {', '.join(SCRIPTED_POLICIES)}"
             )
     return ModelSpec(provider=provider, model=model, base_url=base_url)
+
+
+def _shown(text: str, limit: int = 120) -> str:
+    """``repr(text)`` cut to about ``limit`` characters: messages stay one readable line."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
+def _check_base_url(url: str, spec: str) -> None:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 — reading it validates it (a range or a non-number raises)
+    except ValueError as exc:
+        raise ModelSpecError(
+            f"malformed base URL {_shown(url)} in model spec {_shown(spec)}: {exc}"
+        ) from None
+    if not parts.hostname:
+        raise ModelSpecError(f"malformed base URL {_shown(url)} in model spec {_shown(spec)}")
 
 
 class ModelOptions(BaseModel):
@@ -289,47 +308,134 @@ def base_url_in_effect(spec: ModelSpec, environ: Mapping[str, str] | None = None
     return (env.get(var) or None) if var else None
 
 
-def api_key_for(
-    spec: ModelSpec, options: ModelOptions | None = None, environ: Mapping[str, str] | None = None
-) -> str | None:
-    """The API key the seat will use, or None.
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """The key a seat sends and the variable it was read from; ``key`` None: no real key is
+    sent (the providers send the placeholder ``bangarena-no-key``, since the SDKs insist)."""
 
-    Raises ModelSpecError when the provider needs a key and has none. A key is optional when a
-    base URL other than the provider's own is in effect (`@BASE_URL` or OPENAI_BASE_URL /
-    ANTHROPIC_BASE_URL): local servers (Ollama, vLLM, llama.cpp) need none, so a dummy is sent.
+    key: str | None
+    env_var: str | None = None
+
+
+def key_family(spec: ModelSpec) -> str | None:
+    """Whose default keys a seat's requests may carry: ``openai`` or ``anthropic`` for those
+    providers and for litellm's ``openai/…`` and ``anthropic/…`` models; None otherwise."""
+    if spec.provider in API_KEY_ENV:
+        return spec.provider
+    if spec.provider == "litellm" and "/" in spec.model:
+        prefix = spec.model.split("/", 1)[0]
+        return prefix if prefix in API_KEY_ENV else None
+    return None
+
+
+def _url_key(url: str) -> tuple[str, str, int | None, str] | None:
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    return (parts.scheme.lower(), parts.hostname.lower(), port, parts.path.rstrip("/"))
+
+
+def same_base_url(a: str | None, b: str | None) -> bool:
+    """Whether two base URLs name the same endpoint (scheme, host, port and path; a trailing
+    slash, letter case of scheme and host and a default port do not count)."""
+    if not a or not b:
+        return False
+    ka, kb = _url_key(a), _url_key(b)
+    return ka is not None and ka == kb
+
+
+def is_official_api(family: str, url: str) -> bool:
+    """True for the provider's own API over HTTPS (``https://api.openai.com/…``,
+    ``https://api.anthropic.com``)."""
+    key = _url_key(url)
+    return key is not None and key[0] == "https" and key[1] == OFFICIAL_API_HOSTS.get(family)
+
+
+def default_key_allowed(spec: ModelSpec, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the provider's default key (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, …) may go
+    where this seat's requests go: to the provider's own API, or to the base URL the user set in
+    that SDK's own variable (``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``). An explicit
+    ``@BASE_URL`` elsewhere never gets it: such a host gets the ``api_key_env`` key or none."""
+    family = key_family(spec)
+    if family is None:
+        return False
+    if spec.base_url is None:
+        return True  # the SDK's default endpoint, or the one its own variable names
+    env = os.environ if environ is None else environ
+    return is_official_api(family, spec.base_url) or same_base_url(
+        spec.base_url, env.get(BASE_URL_ENV[family])
+    )
+
+
+def credential_for(
+    spec: ModelSpec, options: ModelOptions | None = None, environ: Mapping[str, str] | None = None
+) -> Credential:
+    """The key a seat sends, following the rule of :func:`default_key_allowed`.
+
+    ``api_key_env`` (options) names the variable explicitly and is required to be set. Else the
+    provider's default variables, when the key may go where the requests go. Raises
+    ModelSpecError when a key is needed and missing: for the provider's own API; not for another
+    base URL (local servers need none, and a server that wants one answers 401).
     """
     env = os.environ if environ is None else environ
-    if spec.provider not in API_KEY_ENV and not (options and options.api_key_env):
-        return None
-    names = (
-        (options.api_key_env,) if options and options.api_key_env else API_KEY_ENV[spec.provider]
-    )
+    if options is not None and options.api_key_env:
+        var = options.api_key_env
+        if not env.get(var):
+            raise ModelSpecError(f"model {str(spec)!r} needs an API key: set {var}")
+        return Credential(env[var], var)
+    family = key_family(spec)
+    if family is None or not default_key_allowed(spec, env):
+        return Credential(None)
+    names = API_KEY_ENV[family] if spec.provider == family else API_KEY_ENV[family][:1]
     for var in names:
         if env.get(var):
-            return env[var]
-    if base_url_in_effect(spec, env) is not None:
-        return None
+            return Credential(env[var], var)
+    if spec.provider == "litellm" and spec.base_url is None:
+        return Credential(None)  # litellm names the variables it misses itself
+    target = base_url_in_effect(spec, env)
+    if target is not None and not is_official_api(family, target):
+        return Credential(None)
     raise ModelSpecError(
         f"model {str(spec)!r} needs an API key: set {' or '.join(names)} "
         f"(or point it at a local server with @http://HOST:PORT/...)"
     )
 
 
+def api_key_for(
+    spec: ModelSpec, options: ModelOptions | None = None, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """The API key the seat will send, or None (then a placeholder goes): see
+    :func:`credential_for`."""
+    return credential_for(spec, options, environ).key
+
+
 __all__ = [
     "API_KEY_ENV",
+    "BASE_URL_ENV",
     "DEFAULT_ANSWER_MODES",
     "FAULT_KINDS",
+    "OFFICIAL_API_HOSTS",
     "PROVIDERS",
     "SCRIPTED_POLICIES",
+    "Credential",
     "ModelOptions",
     "ModelSpec",
     "ModelSpecError",
     "answer_mode_for",
     "api_key_for",
     "base_url_in_effect",
+    "credential_for",
     "default_answer_mode",
+    "default_key_allowed",
+    "is_official_api",
+    "key_family",
     "load_model_options",
     "model_options",
     "parse_model_spec",
     "resolve_model",
+    "same_base_url",
 ]

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import json
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -14,7 +11,6 @@ if TYPE_CHECKING:
     from .providers.base import Usage
 
 MTOK = 1_000_000
-COST_MAP_FILE = "model_prices_and_context_window_backup.json"
 
 
 def cost_usd(usage: Usage, options: ModelOptions | None, model: str | ModelSpec) -> float | None:
@@ -23,7 +19,8 @@ def cost_usd(usage: Usage, options: ModelOptions | None, model: str | ModelSpec)
     With `price_input_per_mtok` and `price_output_per_mtok` set in the options: uncached input
     and cache writes at the input price, cache reads at `price_cached_per_mtok` (the input price
     when unset), output (reasoning included) at the output price. Otherwise litellm's cost map
-    when litellm is installed and knows the model; otherwise None (unknown, not free).
+    (``litellm.model_cost``, offline) when litellm is installed and knows the model; otherwise
+    None (unknown, not free).
     Scripted seats cost nothing and have no price: None.
     """
     if options is not None and (
@@ -68,19 +65,30 @@ def _candidates(model: str) -> list[str]:
 
 @functools.cache
 def litellm_cost_map() -> dict[str, Any]:
-    """litellm's bundled cost map, read from its JSON file without importing litellm (which
-    takes seconds); empty when litellm is not installed."""
-    spec = importlib.util.find_spec("litellm")
-    if spec is None or not spec.submodule_search_locations:
+    """litellm's cost map through its public API (``litellm.model_cost``), read offline from
+    the copy bundled with the package (``LITELLM_LOCAL_MODEL_COST_MAP``); empty when litellm is
+    not installed. Importing litellm takes seconds: :func:`prepare_prices` does it before a
+    match, not on its event loop."""
+    if importlib.util.find_spec("litellm") is None:
         return {}
-    for folder in spec.submodule_search_locations:
-        path = Path(folder) / COST_MAP_FILE
-        if path.is_file():
-            return json.loads(path.read_bytes())
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
+    from .providers.litellm_provider import import_litellm
 
-    return dict(litellm.model_cost)
+    try:
+        return import_litellm().model_cost
+    except ImportError:  # installed but broken: prices unknown, as without it
+        return {}
+
+
+def prepare_prices(model: str | ModelSpec, options: ModelOptions | None = None) -> None:
+    """Look the model's prices up now (loading litellm's cost map if they come from it), so
+    that :func:`cost_usd` costs a dictionary lookup during a match."""
+    if options is not None and (
+        options.price_input_per_mtok is not None and options.price_output_per_mtok is not None
+    ):
+        return
+    model = str(model)
+    if not model.startswith("scripted"):
+        litellm_prices(model)
 
 
 @functools.lru_cache(maxsize=512)

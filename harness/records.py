@@ -1,33 +1,57 @@
 """The match record: the engine's game record wrapped with the seats, every move with who chose
-it and how, per-attempt telemetry (and, unless dropped, transcripts), and totals per seat and
-match. :func:`match_record_schema` is its JSON Schema, published next to the engine's schemas.
+it and how, per-attempt telemetry (and, unless dropped, transcripts), totals per seat, per seat
+kind and for the match, the match's status and its provenance. :func:`match_record_schema` is
+its JSON Schema, published next to the engine's schemas; :func:`load_match_record` reads any
+version (version 1 records are upgraded).
+
+Version 2 (this file's :data:`RECORD_VERSION`) added ``status`` (``complete`` / ``aborted``),
+``status_detail``, ``provenance``, per-kind totals, the ``auth`` autopilot reason, and
+rule-following statistics that cover only the seats answering through the text path.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .answers import FAILURE_KINDS
 
 RECORD_FORMAT = "bangarena.match"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READABLE_VERSIONS: Final = (1, 2)
+"""Record versions :func:`load_match_record` reads (older ones are upgraded)."""
 
 Controller = Literal["human", "bot", "ai"]
-SeatKind = Literal["rule", "random", "human", "scripted", "model"]
+SeatKind = Literal[
+    "rule", "random", "human", "scripted", "model", "remote", "http", "a2a", "search"
+]
+"""Every seat kind a record may name: one open union. Later issues add kinds here (``remote``,
+``http`` and ``a2a`` agents, the ``search`` bot) without a new record version; a reader must
+accept every kind listed."""
+SEAT_KINDS: tuple[str, ...] = get_args(SeatKind)
+RULE_FOLLOWING_KINDS: frozenset[str] = frozenset({"model", "scripted", "remote", "http", "a2a"})
+"""Seats that answer by naming a move (the text path, or an agent's answer): the first-try
+valid rate, retries and failure counts describe them. Bots (``rule``, ``random``, ``search``)
+pick from the legal list and people from a numbered menu, so those statistics never cover
+them."""
 Outcome = Literal[
     "ok", "transport", "timeout", "truncated", "empty", "unparsable", "illegal", "refusal"
 ]
-AutopilotReason = Literal["timeout", "failures", "transport", "budget", "no_answer", "seat_error"]
-AUTOPILOT_REASONS: tuple[str, ...] = (
-    "timeout",
-    "failures",
-    "transport",
-    "budget",
-    "no_answer",
-    "seat_error",
-)
+AutopilotReason = Literal[
+    "timeout", "failures", "transport", "auth", "budget", "no_answer", "seat_error"
+]
+AUTOPILOT_REASONS: tuple[str, ...] = get_args(AutopilotReason)
+INFRASTRUCTURE_REASONS: frozenset[str] = frozenset({"transport", "auth"})
+"""Autopilot reasons that are the infrastructure's fault, not the seat's (issue 10's void rule)."""
+INFRASTRUCTURE_THRESHOLD: Final = 0.10
+"""A seat whose decisions were lost to its provider (:func:`lost_to_provider`) on more than this
+share of them makes the match an infrastructure failure (``bangarena play`` exits 3; suites
+store it as void)."""
+MatchStatus = Literal["complete", "aborted"]
 
 
 class TokenUsage(BaseModel):
@@ -107,7 +131,9 @@ class MoveRecord(BaseModel):
     chosen_by: Literal["human", "bot", "ai", "autopilot"] = Field(
         description="the controller kind that chose the move, or the server's autopilot"
     )
-    retries: int = Field(default=0, description="attempts after the first")
+    retries: int = Field(
+        default=0, description="answer attempts after the first (transport retries not counted)"
+    )
     elapsed_s: float = 0.0
     time_limit_s: float
     backoff_s: float = 0.0
@@ -143,16 +169,31 @@ class SeatRecord(BaseModel):
 
 
 class SeatTotals(BaseModel):
-    """Totals for one seat, or (``seat`` None) the whole match."""
+    """Totals for one seat, a seat kind or (``seat`` None) the whole match.
+
+    The rule-following statistics (``answered``, ``first_try_valid`` and its rate, ``retries``,
+    ``failures``) cover only seats of :data:`RULE_FOLLOWING_KINDS`; they are None (or 0) for
+    bots and people, and the match's and kinds' sums leave those seats out. Transport failures
+    are never the seat's fault: a decision whose first attempts failed in transport and whose
+    next one was a legal answer is first-try valid, and a decision on which the provider never
+    answered is not counted in ``answered``."""
 
     seat: int | None = None
     decisions: int = 0
-    first_try_valid: int = 0
+    answered: int | None = Field(
+        default=None,
+        description="decisions on which the seat gave an answer (the rate's denominator)",
+    )
+    first_try_valid: int | None = None
     first_try_valid_rate: float | None = None
     attempts: int = 0
-    retries: int = 0
+    retries: int = Field(default=0, description="answer attempts after the first")
     autopilot_moves: int = 0
     autopilot: dict[str, int] = Field(default_factory=dict)
+    lost_to_provider: int = Field(
+        default=0,
+        description="autopilot moves the provider caused (transport or auth errors and no reply)",
+    )
     failures: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(FAILURE_KINDS, 0))
     usage: TokenUsage = Field(default_factory=TokenUsage)
     cost_usd: float | None = None
@@ -176,8 +217,20 @@ class MatchConfigRecord(BaseModel):
 
 
 class Totals(BaseModel):
+    """Per seat (in seat order), per seat kind, and for the whole match."""
+
     seats: list[SeatTotals]
+    kinds: dict[str, SeatTotals] = Field(default_factory=dict)
     match: SeatTotals
+
+
+class Provenance(BaseModel):
+    """Where a record came from. ``command`` has credentials in URLs redacted."""
+
+    command: list[str] = Field(default_factory=list)
+    python: str
+    platform: str
+    commit: str | None = Field(default=None, description="the git commit, from a checkout")
 
 
 class MatchRecord(BaseModel):
@@ -188,6 +241,11 @@ class MatchRecord(BaseModel):
 
     format: Literal["bangarena.match"] = RECORD_FORMAT
     version: int = RECORD_VERSION
+    status: MatchStatus = Field(
+        default="complete", description="complete, or aborted (interrupted, or an auth failure)"
+    )
+    status_detail: str | None = Field(default=None, description="why the match was aborted")
+    provenance: Provenance | None = Field(default=None, description="absent in version 1")
     match_id: str
     started_at: str = Field(description="UTC, ISO 8601")
     finished_at: str
@@ -197,15 +255,40 @@ class MatchRecord(BaseModel):
     seats: list[SeatRecord]
     moves: list[MoveRecord]
     totals: Totals
-    result: dict[str, Any] | None
+    result: dict[str, Any] | None = Field(description="the engine's result; null if aborted")
     game: dict[str, Any]
 
 
-def seat_totals(
-    seat: int | None, moves: list[MoveRecord], controller: Controller | None
-) -> SeatTotals:
-    """Totals over ``moves`` (already filtered to one seat, or all of them)."""
+def lost_to_provider(m: MoveRecord) -> bool:
+    """Whether the provider, not the seat, lost this decision: the provider failed in transport
+    (429, 5xx, connection, 401/403, 400) and never replied — an attempt that also ran out of
+    time while it was failing does not make it the seat's fault."""
+    if any(a.outcome not in ("transport", "timeout") for a in m.attempts):
+        return False  # the provider replied: what happened next is the seat's
+    return m.autopilot_reason in INFRASTRUCTURE_REASONS or any(
+        a.outcome == "transport" for a in m.attempts
+    )
+
+
+def _answer_counts(m: MoveRecord) -> tuple[bool, bool]:
+    """(answered, first-try valid) for one decision of a rule-following seat. Leading transport
+    failures are skipped: the first reply the provider gave is the seat's first try."""
+    if m.attempts and lost_to_provider(m):  # the provider never answered
+        return False, False
+    for a in m.attempts:
+        if a.outcome != "transport":
+            return True, a.outcome == "ok"
+    if m.how == "chosen":  # a seat that answers without attempts (no provider behind it)
+        return True, True
+    return m.autopilot_reason not in ("transport", "auth", "budget", "no_answer", None), False
+
+
+def seat_totals(seat: int | None, moves: Iterable[MoveRecord], kind: str | None) -> SeatTotals:
+    """Totals of one seat of ``kind`` over its ``moves``."""
+    rule_following = kind in RULE_FOLLOWING_KINDS
     t = SeatTotals(seat=seat)
+    if rule_following:
+        t.answered = t.first_try_valid = 0
     costs: list[float] = []
     for m in moves:
         t.decisions += 1
@@ -216,28 +299,134 @@ def seat_totals(
             t.autopilot_moves += 1
             key = m.autopilot_reason or "no_answer"
             t.autopilot[key] = t.autopilot.get(key, 0) + 1
-        if m.attempts:
-            t.attempts += len(m.attempts)
-            t.retries += len(m.attempts) - 1
-            if m.attempts[0].outcome == "ok":
-                t.first_try_valid += 1
-        elif m.how == "chosen":
-            t.first_try_valid += 1
+            t.lost_to_provider += lost_to_provider(m)
         for a in m.attempts:
-            if a.outcome != "ok":
-                t.failures[a.outcome] += 1
+            t.attempts += 1
             t.usage.add(a.usage)
             t.latency_s += a.latency_s
             if a.cost_usd is not None:
                 costs.append(a.cost_usd)
-    if t.decisions:
-        t.first_try_valid_rate = t.first_try_valid / t.decisions
-    if t.attempts:
-        t.mean_latency_s = t.latency_s / t.attempts
+        if not rule_following:
+            continue
+        answered, valid = _answer_counts(m)
+        t.answered += answered  # type: ignore[operator]
+        t.first_try_valid += valid  # type: ignore[operator]
+        answers = sum(a.outcome != "transport" for a in m.attempts)
+        t.retries += max(0, answers - 1)
+        for a in m.attempts:
+            if a.outcome != "ok":
+                t.failures[a.outcome] += 1
     t.cost_usd = sum(costs) if costs else None
-    if controller is not None and controller != "ai" and not t.attempts:
-        t.first_try_valid_rate = None
+    return _finish(t)
+
+
+def _finish(t: SeatTotals) -> SeatTotals:
+    t.first_try_valid_rate = (
+        t.first_try_valid / t.answered if t.answered and t.first_try_valid is not None else None
+    )
+    t.mean_latency_s = t.latency_s / t.attempts if t.attempts else None
     return t
+
+
+def merge_totals(parts: Iterable[SeatTotals], seat: int | None = None) -> SeatTotals:
+    """The sum of several seats' totals (rates recomputed; rule-following statistics only from
+    the parts that have them)."""
+    t = SeatTotals(seat=seat)
+    costs: list[float] = []
+    for p in parts:
+        t.decisions += p.decisions
+        t.attempts += p.attempts
+        t.autopilot_moves += p.autopilot_moves
+        t.lost_to_provider += p.lost_to_provider
+        for k, v in p.autopilot.items():
+            t.autopilot[k] = t.autopilot.get(k, 0) + v
+        t.usage.add(p.usage)
+        t.latency_s += p.latency_s
+        t.backoff_s += p.backoff_s
+        t.credited_s += p.credited_s
+        t.elapsed_s += p.elapsed_s
+        if p.cost_usd is not None:
+            costs.append(p.cost_usd)
+        if p.answered is None or p.first_try_valid is None:
+            continue
+        t.answered = (t.answered or 0) + p.answered
+        t.first_try_valid = (t.first_try_valid or 0) + p.first_try_valid
+        t.retries += p.retries
+        for k, v in p.failures.items():
+            t.failures[k] = t.failures.get(k, 0) + v
+    t.cost_usd = sum(costs) if costs else None
+    return _finish(t)
+
+
+def compute_totals(seats: list[SeatRecord], moves: list[MoveRecord]) -> Totals:
+    """Totals per seat, per seat kind (in first-seen order) and for the match."""
+    by_seat: list[list[MoveRecord]] = [[] for _ in seats]
+    for m in moves:
+        by_seat[m.seat].append(m)
+    per_seat = [seat_totals(s.seat, by_seat[i], s.kind) for i, s in enumerate(seats)]
+    kinds: dict[str, list[SeatTotals]] = {}
+    for s, t in zip(seats, per_seat, strict=True):
+        kinds.setdefault(s.kind, []).append(t)
+    return Totals(
+        seats=per_seat,
+        kinds={k: merge_totals(v) for k, v in kinds.items()},
+        match=merge_totals(per_seat),
+    )
+
+
+def infrastructure_failures(
+    record: MatchRecord, threshold: float = INFRASTRUCTURE_THRESHOLD
+) -> list[str]:
+    """One line per seat whose decisions were autopiloted for provider errors (transport or auth,
+    :func:`lost_to_provider`) on more than ``threshold`` of them (empty when the match measured
+    what it meant to)."""
+    out = []
+    for s, t in zip(record.seats, record.totals.seats, strict=True):
+        lost = [m for m in record.moves if m.seat == s.seat and m.how == "autopilot"
+                and lost_to_provider(m)]  # fmt: skip
+        if not t.decisions or len(lost) <= threshold * t.decisions:
+            continue
+        reasons: dict[str, int] = {}
+        for m in lost:
+            key = m.autopilot_reason or "no_answer"
+            reasons[key] = reasons.get(key, 0) + 1
+        why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
+        last = next(
+            (a.detail for m in reversed(lost) for a in reversed(m.attempts)
+             if a.outcome == "transport" and a.detail),
+            None,
+        )  # fmt: skip
+        out.append(
+            f"seat {s.seat} ({s.spec}): {len(lost)} of {t.decisions} decisions were played by the "
+            f"autopilot for provider errors ({why}; more than {threshold:.0%})"
+            + (f"; last: {last}" if last else "")
+        )
+    return out
+
+
+def load_match_record(source: str | Path | Mapping[str, Any]) -> MatchRecord:
+    """A match record of any readable version, from a file path or parsed JSON, upgraded to
+    the current version (version 1: status ``complete`` — only finished matches were written —,
+    no provenance, totals recomputed from the moves under version 2's rules)."""
+    if isinstance(source, Mapping):
+        data = dict(source)
+    else:
+        data = json.loads(Path(source).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise ValueError(f"not a match record (format {RECORD_FORMAT!r} expected)")
+    version = data.get("version")
+    if version not in READABLE_VERSIONS:
+        raise ValueError(
+            f"match record version {version!r}: this build reads {', '.join(map(str, READABLE_VERSIONS))}"
+        )
+    rec = MatchRecord.model_validate(data)
+    if version == 1:
+        rec.version = RECORD_VERSION
+        rec.status = "complete"
+        for m in rec.moves:  # version 1 counted transport retries too
+            m.retries = max(0, sum(a.outcome != "transport" for a in m.attempts) - 1)
+        rec.totals = compute_totals(rec.seats, rec.moves)
+    return rec
 
 
 def match_record_schema() -> dict[str, Any]:

@@ -22,7 +22,7 @@ from bangarena.engine import Game, GameConfig, new_game
 from bangarena.engine.conformance import replay, result_violations, step_violations
 from bangarena.engine.roles import DOUBLE_AGENT, MODES, OUTLAW, ROLE_TABLE, TEAM_OF, TEAMS
 
-from .bots import BOT_KINDS, make_bot
+from .bots import BotSpecError, is_bot_spec, make_bot, parse_bot_spec
 from .bots.sanity import Sanity
 
 SEAT_CHOICES = tuple(str(n) for n in ROLE_TABLE) + ("all",)
@@ -38,24 +38,31 @@ def cells(seats: str, mode: str) -> list[GameConfig]:
 
 
 def parse_players(spec: str) -> dict[str, str]:
-    """``random`` / ``rule`` (every seat), or per team ``law=rule,outlaws=random,renegade=random``
-    (a team left out plays ``random``). Returns team -> bot kind; raises ValueError."""
+    """A bot spec for every seat (``random``, ``rule``, ``rule:eps=0.3``), or per team
+    ``law=rule:eps=0.3,outlaws=random`` — each item split on its first ``=`` (a team left out
+    plays ``random``). Returns team -> canonical bot spec; raises ValueError."""
     spec = spec.strip()
-    if spec in BOT_KINDS:
-        return dict.fromkeys(TEAMS, spec)
+    if is_bot_spec(spec) and not any(spec.startswith(f"{t}=") for t in TEAMS):
+        try:
+            return dict.fromkeys(TEAMS, str(parse_bot_spec(spec)))
+        except BotSpecError as e:
+            raise ValueError(str(e)) from None
     out = dict.fromkeys(TEAMS, "random")
     seen: set[str] = set()
     for part in spec.split(","):
         team, sep, kind = (x.strip() for x in part.partition("="))
-        if not sep or team not in TEAMS or kind not in BOT_KINDS:
+        if not sep or team not in TEAMS or not is_bot_spec(kind):
             raise ValueError(
-                f"bad player spec {part!r}: use one of {', '.join(BOT_KINDS)}, or "
-                f"team=kind pairs with teams {', '.join(TEAMS)} and kinds {', '.join(BOT_KINDS)}"
+                f"bad player spec {part!r}: use a bot spec (random, rule, rule:eps=0.3) for "
+                f"every seat, or TEAM=SPEC pairs with teams {', '.join(TEAMS)}"
             )
         if team in seen:
             raise ValueError(f"team {team!r} given twice")
         seen.add(team)
-        out[team] = kind
+        try:
+            out[team] = str(parse_bot_spec(kind))
+        except BotSpecError as e:
+            raise ValueError(f"team {team}: {e}") from None
     return out
 
 

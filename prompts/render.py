@@ -11,15 +11,16 @@ import hashlib
 import json
 from collections.abc import Sequence
 from functools import cache
-from typing import Final
-
-import jinja2
+from typing import TYPE_CHECKING, Final
 
 from bangarena.engine import Decision, Move, SeatView
 from bangarena.engine.cards import KIND_BY_ID
 
 from .catalog import LANGS, TEMPLATES_DIR, Catalog, catalog
 from .memory import PromptMemory
+
+if TYPE_CHECKING:
+    import jinja2
 
 PROMPT_SERIES: Final = "1"
 
@@ -39,19 +40,25 @@ PROMPT_VERSION: Final = f"{PROMPT_SERIES}+{_content_hash()}"
 LEGAL_IDS_PREFIX: Final = "Legal move ids: "
 TOOL_NAME: Final = "bangarena_move"
 
-_ENV = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
-    autoescape=False,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=False,
-    undefined=jinja2.StrictUndefined,
-)
+
+@cache
+def _env() -> jinja2.Environment:
+    # jinja2 (~50 ms to import) loads with the first prompt, not with the command line.
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        undefined=jinja2.StrictUndefined,
+    )
 
 
 @cache
 def _template(name: str) -> jinja2.Template:
-    return _ENV.get_template(name)
+    return _env().get_template(name)
 
 
 def answer_example(cat: Catalog, notes: bool, short: bool = False) -> str:

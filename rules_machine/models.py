@@ -288,7 +288,7 @@ class GameResult(BaseModel):
 
 
 class GameRecord(BaseModel):
-    """The engine's game record (``Game.record()``): the versions, the config, the seed, the
+    """The engine's game record (``Game.omniscient_record()``): the versions, the config, the seed, the
     moves players chose (``[seat, move id]``; forced moves are replayed by the engine), every
     event in full form (``private_to`` on private ones) and the result (null while running)."""
 

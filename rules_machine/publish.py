@@ -7,10 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from .document import rules_document
-from .render import rules_text
 from .schemas import SCHEMA_FILES, schema
-from .wording import LANGS
 
 PUBLISHED_DIR: Final = Path(__file__).resolve().parent / "published"
 RULES_FILE: Final = "rules.json"
@@ -31,6 +28,11 @@ def text_file(lang: str, compact: bool) -> str:
 
 def published_files() -> dict[str, str]:
     """Every generated file's path (relative to the published folder) and content."""
+    # Imported here: the paths above are read by modules (validate) that need no texts.
+    from .document import rules_document
+    from .render import rules_text
+    from .wording import LANGS
+
     files = {RULES_FILE: dump_json(rules_document())}
     for name, filename in SCHEMA_FILES.items():
         files[filename] = dump_json(schema(name))
@@ -41,19 +43,33 @@ def published_files() -> dict[str, str]:
 
 
 def build_published(dest: Path | None = None) -> list[Path]:
-    """Write the published files into ``dest`` (default: the package's ``published/``) and
-    remove generated-looking files that are no longer produced; returns the written paths."""
+    """Write the published files into ``dest`` (default: the package's ``published/``) and,
+    when ``dest`` already held a build, remove generated-looking files that are no longer
+    produced; returns the written paths. Raises OSError when ``dest`` cannot be written."""
     root = Path(dest) if dest is not None else PUBLISHED_DIR
     files = published_files()
+    # Only a folder a previous build wrote is pruned: `--dest` may name a folder of the user's
+    # own `*.schema.json` files, which are not ours to delete.
+    prune = is_published_dir(root)
     written = []
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
         written.append(path)
-    for old in stale_files(root, files):
-        old.unlink()
+    if prune:
+        for old in stale_files(root, files):
+            old.unlink()
     return written
+
+
+def is_published_dir(root: Path) -> bool:
+    """Whether ``root`` holds a build: a ``rules.json`` of this package's format."""
+    try:
+        doc = json.loads((root / RULES_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and str(doc.get("format", "")).startswith("bangarena-rules/")
 
 
 def stale_files(root: Path, files: dict[str, str]) -> list[Path]:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from pydantic import BaseModel, TypeAdapter
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-from . import models
+# pydantic and the models (built at their import, ~0.15 s) load on the first schema asked for, so
+# that importing this module for its names costs nothing.
 
 DRAFT_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 
@@ -28,6 +30,7 @@ SCHEMA_NAMES: Final[tuple[str, ...]] = (
     "Event",
     "GameRecord",
     "AnswerFixed",
+    "AnswerFixedNotes",
 )
 """The names :func:`schema` accepts (the constrained answer schema is :func:`answer_schema`)."""
 
@@ -38,6 +41,7 @@ SCHEMA_FILES: Final[dict[str, str]] = {
     "Event": "event.schema.json",
     "GameRecord": "game-record.schema.json",
     "AnswerFixed": "answer-fixed.schema.json",
+    "AnswerFixedNotes": "answer-fixed-notes.schema.json",
 }
 """The published file of each schema (under ``rules_machine/published/``)."""
 
@@ -59,7 +63,7 @@ _DESCRIPTIONS: Final[dict[str, str]] = {
         "One event as a viewer sees it (`event_dict(event, viewer)`): hidden fields are null "
         "for other viewers; the full form adds `private_to` on private events."
     ),
-    "GameRecord": "The engine's game record (`game.record()`).",
+    "GameRecord": "The engine's game record (`game.omniscient_record()`).",
 }
 
 _KEY_ORDER: Final = (
@@ -133,24 +137,29 @@ def merge_nullable(node: Any) -> Any:
 
 
 def _generate(tp: Any, nullable_types: bool = True) -> dict[str, Any]:
+    from pydantic import TypeAdapter
+
     raw = TypeAdapter(tp).json_schema(ref_template="#/$defs/{model}")
     return tidy(merge_nullable(raw) if nullable_types else raw)
 
 
-_TYPES: Final[dict[str, Any]] = {
-    "Move": models.MoveUnion,
-    "Decision": models.DecisionUnion,
-    "SeatView": models.SeatViewModel,
-    "Event": models.EventUnion,
-    "GameRecord": models.GameRecord,
+_TYPES: Final[dict[str, str]] = {
+    "Move": "MoveUnion",
+    "Decision": "DecisionUnion",
+    "SeatView": "SeatViewModel",
+    "Event": "EventUnion",
+    "GameRecord": "GameRecord",
 }
+"""The type in :mod:`.models` behind each general schema."""
 
 
 @cache
 def _schema(name: str) -> dict[str, Any]:
-    if name == "AnswerFixed":
-        return _answer_base(False)
-    body = _generate(_TYPES[name])
+    if name in ("AnswerFixed", "AnswerFixedNotes"):
+        return _answer_base(name == "AnswerFixedNotes")
+    from . import models
+
+    body = _generate(getattr(models, _TYPES[name]))
     body.pop("description", None)
     head = {"$schema": DRAFT_2020_12, "title": name, "description": _DESCRIPTIONS[name]}
     return {**head, **body}
@@ -165,6 +174,8 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def _answer_base(notes: bool) -> dict[str, Any]:
+    from . import models
+
     model: type[BaseModel] = models.AnswerFixedNotes if notes else models.AnswerFixed
     # Answers keep `anyOf` for nullable fields: Anthropic's schema helper rejects type lists.
     body = _generate(model, nullable_types=False)

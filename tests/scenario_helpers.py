@@ -151,7 +151,7 @@ def run(game: Game, moves: Sequence[Move]) -> list[dict[str, Any]]:
 def events(game: Game, since: int = 0, viewer: int | None | str = "full") -> list[dict[str, Any]]:
     """The log from ``since``: the whole truth (``viewer="full"``) or as a seat saw it."""
     if viewer == "full":
-        return game.events(None, since, full=True)
+        return game.omniscient_events(since)
     return game.events(viewer, since)  # type: ignore[arg-type]
 
 

@@ -35,6 +35,13 @@ LEGAL = ("end_turn", "shot@3", "discard:shot")
         ),
         ('{broken {"move": "end_turn"}', {"move": "end_turn"}),
         ('{"move": "end_turn"} and then {"move": "sh', {"move": "end_turn"}),
+        ('say "{" then {"move": "end_turn"}', {"move": "end_turn"}),  # a brace in prose
+        ('{"a": 1, x {"move": "end_turn"}}', {"move": "end_turn"}),  # inside a broken object
+        ('{"a": "b {\n"move": "end_turn"}', {"move": "end_turn"}),  # a string broken by a newline
+        (
+            '{"move": "x", "a": [1, {"b": 2}], "c": "}"}',
+            {"move": "x", "a": [1, {"b": 2}], "c": "}"},
+        ),
         ("no object at all", None),
         ("[1, 2, 3]", None),
         ('{"move": "end_tu', None),

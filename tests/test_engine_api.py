@@ -74,8 +74,8 @@ def test_clone_is_independent() -> None:
 def test_state_round_trips_through_json() -> None:
     game = new_game(GameConfig(seats=8, mode="double_agent"), 8)
     _play(game, 120)
-    blob = json.dumps(game.to_dict())
-    back = Game.from_dict(json.loads(blob))
+    blob = json.dumps(game.omniscient_state())
+    back = Game.from_omniscient_state(json.loads(blob))
     assert back.state_hash() == game.state_hash()
     assert [m.id for m in back.legal_moves] == [m.id for m in game.legal_moves]
     # and play continues identically

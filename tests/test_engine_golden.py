@@ -34,7 +34,7 @@ def playthrough(seats: int, mode: str, seed: int) -> str:
             {"config": game.config.to_dict(), "seed": seed, "engine_version": ENGINE_VERSION}
         )
     ]
-    lines += [json.dumps(e, ensure_ascii=False) for e in game.events(None, full=True)]
+    lines += [json.dumps(e, ensure_ascii=False) for e in game.omniscient_events()]
     lines.append(json.dumps({"result": game.result(), "state_hash": game.state_hash()}))
     return "\n".join(lines) + "\n"
 

@@ -8,10 +8,11 @@ import asyncio
 import json
 
 import jsonschema
+import pytest
 
 from bangarena.engine import Decision, SeatView, replay
 from bangarena.engine.config import GameConfig
-from bangarena.harness.match import MatchSettings, run_match
+from bangarena.harness.match import Match, MatchSettings, run_match
 from bangarena.harness.records import (
     DecisionTelemetry,
     MatchRecord,
@@ -31,9 +32,15 @@ def check_record(rec: MatchRecord, settings: MatchSettings) -> dict:
     assert [[m.seat, m.move] for m in rec.moves] == game["moves"]
     again = replay(GameConfig(settings.seats, settings.mode, settings.max_rounds), settings.seed,
                    game["moves"])  # fmt: skip
-    assert again.result() == rec.result and rec.result is not None
-    assert rec.totals.match.decisions == len(rec.moves) == rec.result["decisions"]
+    assert again.result() == rec.result
+    if rec.status == "complete":
+        assert rec.result is not None and rec.result["decisions"] == len(rec.moves)
+    else:  # the moves played so far, the game not over
+        assert rec.result is None and rec.status_detail
+    assert rec.totals.match.decisions == len(rec.moves)
     assert sum(t.decisions for t in rec.totals.seats) == len(rec.moves)
+    assert sum(t.decisions for t in rec.totals.kinds.values()) == len(rec.moves)
+    assert rec.version == 2 and rec.provenance is not None and rec.provenance.python
     return data
 
 
@@ -131,3 +138,73 @@ def test_match_record_schema_is_a_json_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["title"] == "BangArena match record"
     assert {"seats", "moves", "totals", "game", "versions"} <= set(schema["required"])
+
+
+class WatchingSeat(BotSeat):
+    """A rule bot that wants to know when it is eliminated (as the terminal seat does)."""
+
+    def __init__(self, seed: int, seat: int) -> None:
+        super().__init__("rule", seed, seat)
+        self.told: list[SeatView] = []
+
+    async def eliminated(self, view: SeatView) -> None:
+        self.told.append(view)
+
+
+async def test_an_eliminated_seat_is_told_once_with_its_own_view() -> None:
+    told = 0
+    for seed in range(6):
+        settings = MatchSettings(seats=5, seed=seed)
+        seats = [WatchingSeat(seed * 16 + i, i) for i in range(5)]
+        rec = await run_match(settings, seats)
+        check_record(rec, settings)
+        dead = {e["seat"] for e in rec.game["events"] if e["kind"] == "eliminated"}
+        for i, s in enumerate(seats):
+            assert len(s.told) <= 1 and (not s.told or i in dead)
+            if s.told:
+                view = s.told[0]
+                assert view.seat == i and not view.players[i].alive and not view.over
+                assert any(e["kind"] == "eliminated" and e["seat"] == i for e in view.events)
+                told += 1
+    assert told >= 3
+
+
+async def test_a_cancelled_match_keeps_what_was_played_as_aborted() -> None:
+    settings = MatchSettings(seats=4, seed=2, time_per_move_s=30, model_time_per_move_s=30)
+    slow = SlowSeat(late=10**6, sleep_s=60.0)  # never answers in time: the match hangs on it
+    seats = [BotSeat("rule", i, i) for i in range(4)]
+    seats[1] = slow
+    match = Match(settings, seats)
+    task = asyncio.create_task(match.run())
+    while slow.calls == 0:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    rec = match.record()
+    assert rec.status == "aborted" and rec.status_detail == "interrupted"
+    assert rec.moves and all(m.seat != 1 for m in rec.moves)  # the pending one is not recorded
+    check_record(rec, settings)
+
+
+async def test_totals_never_mix_bots_into_the_rule_following_statistics() -> None:
+    from bangarena.harness.model_spec import ModelOptions, parse_model_spec
+    from bangarena.harness.seats import build_seat
+    from bangarena.harness.seats.factory import SeatPlan
+
+    options = ModelOptions(faults={"invalid_json": 0.3, "illegal_id": 0.2})
+    plan = SeatPlan("scripted", "scripted", parse_model_spec("scripted"), options)
+    settings = MatchSettings(seats=5, seed=3, transcripts=False)
+    seats = [build_seat(plan, seat=0, seed=3, environ={}),
+             *(BotSeat("rule", 48 + i, i) for i in range(1, 5))]  # fmt: skip
+    rec = await run_match(settings, seats)
+    check_record(rec, settings)
+    mine, bots = rec.totals.seats[0], rec.totals.kinds["rule"]
+    assert mine.answered == mine.decisions and mine.first_try_valid_rate < 0.9
+    assert rec.totals.kinds["scripted"].first_try_valid_rate == mine.first_try_valid_rate
+    assert rec.totals.match.first_try_valid_rate == mine.first_try_valid_rate
+    assert rec.totals.match.decisions == mine.decisions + bots.decisions
+    assert bots.first_try_valid is None and bots.first_try_valid_rate is None
+    assert bots.answered is None and bots.retries == 0 and not any(bots.failures.values())
+    assert rec.totals.match.retries == mine.retries > 0
+    assert rec.totals.match.failures == mine.failures

@@ -12,7 +12,7 @@ from fakes import FakeBehaviour, FakeServer
 from typer.testing import CliRunner
 
 from bangarena.engine import GameConfig, replay
-from bangarena.harness.cli import app
+from bangarena.cli.app import app
 from bangarena.harness.records import match_record_schema
 
 runner = CliRunner()

@@ -159,9 +159,10 @@ SCRIPT = [
     (actions.unauthorized(), "transport"),
     (actions.bad_request(), "transport"),
 ]  # fmt: skip
+# (how, autopilot reason, answer retries: transport retries are not the model's)
 EXPECTED_MOVES = [
-    ("chosen", None, 1), ("chosen", None, 2), ("autopilot", "failures", 2), ("chosen", None, 2),
-    ("autopilot", "timeout", 0), ("autopilot", "transport", 0), ("autopilot", "transport", 0),
+    ("chosen", None, 0), ("chosen", None, 0), ("autopilot", "failures", 2), ("chosen", None, 2),
+    ("autopilot", "timeout", 0), ("autopilot", "auth", 0), ("autopilot", "transport", 0),
 ]  # fmt: skip
 
 
@@ -169,8 +170,10 @@ EXPECTED_MOVES = [
 async def test_every_failure_class_end_to_end(servers, kind: str) -> None:
     fake = servers[kind]
     fake.behaviour = behaviour = FakeBehaviour([a for a, _ in SCRIPT], seed=2)
+    # abort_on_auth off: the 401 is one class among the others here (the stop is tested in
+    # test_play_hardening.py)
     settings = MatchSettings(seats=4, seed=6, time_per_move_s=30, model_time_per_move_s=1.0,
-                             grace_s=0.5)  # fmt: skip
+                             grace_s=0.5, abort_on_auth=False)  # fmt: skip
     seat = model_seat(fake.spec("m"), 2, ModelOptions(timeout_s=5.0))
     rec = await run_match(settings, table(4, {2: seat}, 6))
     check_record(rec, settings)
@@ -197,8 +200,14 @@ async def test_every_failure_class_end_to_end(servers, kind: str) -> None:
     t = rec.totals.seats[2]
     assert t.failures == {"transport": 5, "timeout": 1, "truncated": 1, "empty": 1,
                           "unparsable": 1, "illegal": 1, "refusal": 1}  # fmt: skip
-    assert t.autopilot == {"failures": 1, "timeout": 1, "transport": 2}
+    assert t.autopilot == {"failures": 1, "timeout": 1, "auth": 1, "transport": 1}
     assert len(behaviour.requests) == t.attempts
+    # a 429 or 5xx before a valid answer is still first-try valid; decisions the provider never
+    # answered (401, 400) are not rated at all
+    later = len(mine) - len(EXPECTED_MOVES)
+    assert t.answered == 5 + later and t.first_try_valid == 2 + later
+    assert rec.totals.kinds["model"].first_try_valid_rate == t.first_try_valid_rate
+    assert rec.totals.match.first_try_valid_rate == t.first_try_valid_rate  # bots left out
 
 
 def free_port() -> int:

@@ -88,6 +88,46 @@ SCENARIO_ERRORS = [
         ["named_deputies"],
         id="named-deputies-without-the-agent",
     ),
+    # A position that is already over: only the law is left alive.
+    pytest.param(
+        scenario("sheriff", "deputy", S("outlaw", alive=False), S("renegade", alive=False)),
+        ["seats", "already over", "law_restored"],
+        id="already-over-law-restored",
+    ),
+    pytest.param(scenario("sheriff", "deputy", "deputy", "deputy"), ["already over"], id="no-enemy-at-the-table"),
+    pytest.param(scenario(*FOUR, round=50, max_rounds=40), ["round", "50", "40"], id="round-past-the-cap"),
+    pytest.param(scenario(*FOUR, shots=-1), ["shots"], id="negative-shots"),
+    pytest.param(scenario(*FOUR, shots=10**9), ["shots"], id="huge-shots"),
+    pytest.param(scenario(*FOUR, step="draw", shots=1), ["shots", "draw"], id="shots-outside-the-play-step"),
+    pytest.param(scenario(*FOUR, named_deputies=[0, 1]), ["named_deputies"], id="named-deputies-in-classic"),
+    pytest.param(
+        scenario("sheriff", "deputy", "outlaw", "outlaw", "renegade", mode="double_agent", named_deputies=[1, 2]),
+        ["named_deputies", "double agent"],
+        id="named-deputies-without-a-double-agent",
+    ),
+    pytest.param(
+        scenario("sheriff", "double_agent", "outlaw", "renegade", mode="double_agent"),
+        ["seat 1 role", "5 seats"],
+        id="double-agent-at-4-seats",
+    ),
+    pytest.param(
+        scenario("sheriff", "double_agent", "double_agent", "deputy", "renegade", mode="double_agent"),
+        ["seat 2 role", "one double agent"],
+        id="two-double-agents",
+    ),
+    pytest.param(
+        scenario(S("sheriff", stars=["marksman"]), "renegade", "outlaw", "outlaw", mode="old_classic"),
+        ["seat 0 stars", "old_classic"],
+        id="glory-stars-in-old-classic",
+    ),
+    pytest.param(scenario(*FOUR, seed="7"), ["seed"], id="seed-a-string"),
+    pytest.param(scenario(*FOUR, seed=True), ["seed"], id="seed-a-bool"),
+    pytest.param(scenario(*FOUR, seed=1.0), ["seed"], id="seed-a-float"),
+    pytest.param(scenario(*FOUR, seed=-1), ["seed"], id="seed-negative"),
+    pytest.param(scenario(*FOUR, seed=2**64), ["seed"], id="seed-2-to-the-64"),
+    pytest.param(_with(1, life="3"), ["seats.1.life"], id="life-a-string"),
+    pytest.param(scenario(*FOUR, turn=True), ["turn"], id="turn-a-bool"),
+    pytest.param(["not", "a", "scenario"], ["<root>"], id="not-an-object"),
 ]  # fmt: skip
 
 
@@ -99,6 +139,10 @@ def test_scenario_error(sc: dict, words: list[str]) -> None:
     for w in words:
         assert w in message, f"{w!r} not in {message!r}"
     assert isinstance(err.value, EngineError)
+    # Every error says where: a field, a seat's field or <root>, never an empty location.
+    assert err.value.location.strip(), message
+    assert message.startswith(err.value.location + ": ")
+    assert not message.startswith(": ") and ": :" not in message
 
 
 @pytest.mark.parametrize(("fields", "word"), [
@@ -106,6 +150,11 @@ def test_scenario_error(sc: dict, words: list[str]) -> None:
     ({"seats": 9}, "seats"),
     ({"mode": "wild_west"}, "wild_west"),
     ({"max_rounds": 0}, "max_rounds"),
+    ({"max_rounds": True}, "max_rounds"),
+    ({"max_rounds": 40.0}, "max_rounds"),
+    ({"seats": True}, "seats"),
+    ({"seats": 5.0}, "seats"),
+    ({"mode": ["classic"]}, "mode"),
 ])  # fmt: skip
 def test_config_error(fields: dict, word: str) -> None:
     with pytest.raises(ConfigError, match=word):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bangarena.harness.cli import app
-from bangarena.harness.cli_rules import match_record_schema
+from bangarena.cli.app import app
+from bangarena.cli.rules import match_record_schema
 from bangarena.rules_machine import (
     LANGS,
     PUBLISHED_DIR,

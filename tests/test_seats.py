@@ -1,11 +1,13 @@
-"""Seats: the deadline and its rate-limit credit, bot seats, the terminal seat (a real pipe),
-and seat specs from the CLI (kinds, bad specs, missing keys)."""
+"""Seats: the deadline and its rate-limit credit, bot seats, the terminal seat (a real pipe: its
+character's ability, the countdown on and off a terminal, the notice when eliminated), and seat
+specs from the CLI (kinds, bad specs, missing keys)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import os
+import re
 import time
 
 import pytest
@@ -169,3 +171,93 @@ def test_missing_api_key_is_found_when_the_seat_is_built() -> None:
         "scripted",
         "Scripted 2",
     )
+
+
+async def test_human_seat_shows_its_own_characters_ability() -> None:
+    from bangarena.prompts.catalog import catalog
+
+    pipe = Pipe()
+    seat, out = _human(pipe)
+    game = new_game(GameConfig(seats=4), 3)
+    d = game.decision
+    view = game.view(d.seat)
+    pipe.type("1")
+    await seat.decide(view, d, Deadline(5))
+    me = view.players[d.seat].character
+    text = " ".join(out.getvalue().split())
+    cat = catalog("en")
+    assert f"Your character: {cat.character[me]} — {' '.join(cat.ability[me].split())}" in text
+    others = [p.character for p in view.players if p.seat != d.seat]
+    assert not any(
+        cat.ability[c] in out.getvalue() for c in others if cat.ability[c] != cat.ability[me]
+    )
+    pipe.close()
+
+
+async def test_human_seat_counts_down_off_a_terminal() -> None:
+    pipe = Pipe()
+    out = io.StringIO()
+    seat = HumanSeat(stream=pipe.reader, console=Console(file=out, width=120), warn_at_s=(0.6,))
+    game = new_game(GameConfig(seats=4), 3)
+    d = game.decision
+    ans = await seat.decide(game.view(d.seat), d, Deadline(1.5))
+    assert ans.telemetry.autopilot_reason == "timeout"
+    text = out.getvalue()
+    assert "Type a number (or a move id) — 2s left." in text or "— 1s left." in text
+    assert text.count("s left.") == 2  # the prompt, then once at the threshold
+    assert text.index("Time is up") > text.rindex("s left.")
+    pipe.close()
+
+
+async def test_human_seat_counts_down_live_on_a_terminal() -> None:
+    pipe = Pipe()
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True)
+    seat = HumanSeat(stream=pipe.reader, console=console)
+    game = new_game(GameConfig(seats=4), 3)
+    d = game.decision
+    asyncio.get_running_loop().call_later(2.3, pipe.type, "1")
+    ans = await seat.decide(game.view(d.seat), d, Deadline(30))
+    assert ans.move_id == d.ids[0]
+    redraws = re.findall(
+        r"\x1b7\x1b\[1A\r\x1b\[2mType a number \(or a move id\) — (\d+)s left\.", out.getvalue()
+    )
+    assert len(redraws) >= 2 and [int(x) for x in redraws] == sorted(
+        map(int, redraws), reverse=True
+    )
+    assert int(redraws[-1]) < 30
+    pipe.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "watching"), [("", True), ("q", False), ("Q", False), (None, True)]
+)
+async def test_an_eliminated_person_chooses_to_watch_or_leave(
+    typed: str | None, watching: bool
+) -> None:
+    # a rule-bot game until seat 1 is eliminated (seed 10: early, the game goes on)
+    game = new_game(GameConfig(seats=5), 10)
+    bots = [BotSeat("rule", i, i) for i in range(5)]
+    while game.state.players[1].alive:
+        d = game.decision
+        ans = await bots[d.seat].decide(game.view(d.seat), d, Deadline(1))
+        game.apply(d.seat, ans.move_id)
+    assert not game.over
+    pipe = Pipe()
+    seat, out = _human(pipe)
+    if typed is None:
+        pipe.close()  # input closed: watch (nothing to read a choice from)
+    else:
+        pipe.type(typed)
+    await asyncio.wait_for(seat.eliminated(game.view(1)), 5)
+    assert seat.watching is watching
+    text = " ".join(out.getvalue().split())
+    assert "You are out:" in text and "Press Enter to watch" in text and "type q" in text
+    killer = next(
+        e["killer"] for e in game.events(1) if e["kind"] == "eliminated" and e["seat"] == 1
+    )
+    if killer is not None:
+        assert f"eliminated by #{killer}" in text
+    assert ("You left the table" in text) is (not watching)
+    if typed is not None:
+        pipe.close()

@@ -1,26 +1,46 @@
 """Bots: seeded players that see only their seat's view and the pending decision.
 
 ``make_bot(kind, seed, seat)`` builds one; ``kind`` is one of :data:`BOT_KINDS`: ``random``
-(uniform over legal moves, the baseline) and ``rule`` ("Bot N", the role-aware rule bot).
+(uniform over legal moves, the baseline) and ``rule`` ("Bot N", the role-aware rule bot), or a
+bot spec such as ``rule:eps=0.3`` (:mod:`.spec`).
 """
 
 from __future__ import annotations
 
 from .base import Bot
+from .exploring import ExploringBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
+from .spec import BOT_PARAMS, BotSpec, BotSpecError, is_bot_spec, parse_bot_spec
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "rule": RuleBot}
 BOT_KINDS: tuple[str, ...] = tuple(BOTS)
+BOT_VERSIONS: dict[str, str] = {"rule": "1", "random": "1"}
+"""A version per bot kind, bumped whenever the bot's play changes: evaluation keys include it,
+so a changed bot plays new matches (``tests/test_evals_keys.py`` pins the rule bot's golden-game
+fingerprint to its version so a change cannot slip by)."""
 
 
-def make_bot(kind: str, seed: int, seat: int) -> Bot:
-    """A new bot of ``kind`` for ``seat``, drawing randomness only from ``random.Random(seed)``."""
-    try:
-        cls = BOTS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot kind {kind!r}; valid: {', '.join(BOT_KINDS)}") from None
-    return cls(seed, seat)
+def make_bot(kind: str | BotSpec, seed: int, seat: int) -> Bot:
+    """A new bot for ``seat`` from a kind or bot spec (``rule``, ``rule:eps=0.3``), drawing
+    randomness only from streams seeded by ``seed``; raises :class:`BotSpecError`."""
+    spec = kind if isinstance(kind, BotSpec) else parse_bot_spec(kind)
+    bot = BOTS[spec.kind](seed, seat)
+    eps = spec.param("eps") if spec.kind == "rule" else 0.0
+    return ExploringBot(bot, eps) if eps > 0 else bot
 
 
-__all__ = ["BOT_KINDS", "Bot", "RandomBot", "RuleBot", "make_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "BOT_PARAMS",
+    "BOT_VERSIONS",
+    "Bot",
+    "BotSpec",
+    "BotSpecError",
+    "ExploringBot",
+    "RandomBot",
+    "RuleBot",
+    "is_bot_spec",
+    "make_bot",
+    "parse_bot_spec",
+]

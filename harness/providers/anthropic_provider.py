@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import anthropic
+from anthropic.types import Message
 
 from .base import (
     TOOL_DESCRIPTION,
@@ -17,11 +18,19 @@ from .base import (
     ProviderReply,
     ProviderRequest,
     Usage,
+    invalid_response,
+    not_json,
     parse_retry_after,
     sdk_label,
     status_kind,
 )
-from .sdk_client import LoopBoundClient
+from .sdk_client import (
+    DEFAULT_TRANSPORT,
+    LoopBoundClient,
+    build_sdk_client,
+    http_transport,
+    refused_connection,
+)
 
 CACHE_CONTROL = {"type": "ephemeral"}
 
@@ -90,6 +99,9 @@ def anthropic_system(req: ProviderRequest) -> list[dict[str, Any]]:
 def map_anthropic_error(exc: Exception) -> ProviderError:
     """Classify an exception raised by the anthropic SDK."""
     if isinstance(exc, anthropic.APITimeoutError):
+        dead = refused_connection(exc)
+        if dead is not None:
+            return ProviderError("connection", f"Connection error. ({type(dead).__name__}: {dead})")
         return ProviderError("timeout", "request timed out")
     if isinstance(exc, anthropic.APIConnectionError):
         cause = exc.__cause__
@@ -103,6 +115,8 @@ def map_anthropic_error(exc: Exception) -> ProviderError:
         )
     if isinstance(exc, anthropic.APIResponseValidationError):
         return ProviderError("server", f"invalid response: {exc}", status=exc.status_code)
+    if isinstance(exc, json.JSONDecodeError):
+        return not_json(exc)
     return ProviderError("bad_request", f"{type(exc).__name__}: {exc}")
 
 
@@ -156,6 +170,14 @@ def reply_from_message(
     )
 
 
+def make_anthropic_client(
+    transport: str = DEFAULT_TRANSPORT, **kwargs: Any
+) -> anthropic.AsyncAnthropic:
+    """An ``AsyncAnthropic`` on ``transport`` (shared per loop by :class:`LoopBoundClient`)."""
+    aiohttp_client = getattr(anthropic, "DefaultAioHttpClient", None)
+    return build_sdk_client(anthropic.AsyncAnthropic, aiohttp_client, transport, **kwargs)
+
+
 class AnthropicProvider:
     """Messages with SDK retries off; one `complete` call is one HTTP attempt."""
 
@@ -167,18 +189,22 @@ class AnthropicProvider:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        auth_token: str | None = None,
         concurrency: int | None = None,
         client: anthropic.AsyncAnthropic | None = None,
     ) -> None:
         self.model = model
         kwargs: dict[str, Any] | None = None
         if client is None:
-            kwargs = {"max_retries": 0}
+            kwargs = {"max_retries": 0, "transport": http_transport()}
+            # Either one passed keeps the SDK from reading both from the environment.
             if api_key is not None:
                 kwargs["api_key"] = api_key
+            if auth_token is not None:
+                kwargs["auth_token"] = auth_token
             if base_url is not None:
                 kwargs["base_url"] = base_url
-        self._sdk_client = LoopBoundClient(anthropic.AsyncAnthropic, kwargs, client, concurrency)
+        self._sdk_client = LoopBoundClient(make_anthropic_client, kwargs, client, concurrency)
         self.base_url = self._sdk_client.base_url
         self._sdk = sdk_label("anthropic")
 
@@ -202,6 +228,9 @@ class AnthropicProvider:
             except Exception as exc:  # every SDK failure becomes one classified ProviderError
                 raise map_anthropic_error(exc) from exc
             latency = time.perf_counter() - started
+        # The SDK returns text for a non-JSON body and fills what a JSON body lacks with None.
+        if not isinstance(message, Message) or not isinstance(message.content, list):
+            raise invalid_response("not a Messages response", message)
         recorded = {k: v for k, v in params.items() if k != "extra_body"}
         recorded.update(params.get("extra_body", {}))
         recorded.update(
@@ -212,14 +241,17 @@ class AnthropicProvider:
         )
         if recorded["answer_mode"] != req.answer_mode:
             recorded["answer_mode_requested"] = req.answer_mode
-        return reply_from_message(
-            message,
-            mode=recorded["answer_mode"],
-            name=req.schema_name,
-            latency_s=latency,
-            params=recorded,
-            sdk=self._sdk,
-        )
+        try:
+            return reply_from_message(
+                message,
+                mode=recorded["answer_mode"],
+                name=req.schema_name,
+                latency_s=latency,
+                params=recorded,
+                sdk=self._sdk,
+            )
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:
+            raise invalid_response(f"{type(exc).__name__}: {exc}", message) from exc
 
     async def aclose(self) -> None:
         await self._sdk_client.aclose()

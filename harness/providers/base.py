@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email.utils
 import importlib.metadata
+import json
 import time
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol, get_args, runtime_checkable
@@ -25,6 +26,11 @@ ERROR_KINDS: tuple[str, ...] = get_args(ErrorKind)
 RETRYABLE_KINDS: frozenset[str] = frozenset({"rate_limit", "server", "connection", "timeout"})
 
 TOOL_DESCRIPTION = "Submit your answer: the id of the chosen legal move, with a short reason."
+# Sent when no key may or need be sent (a local server, an explicit base URL without
+# `api_key_env`): the SDKs refuse to start without one.
+DUMMY_API_KEY = "bangarena-no-key"
+ERROR_MESSAGE_MAX_CHARS = 500
+"""An error message is cut to this length: servers echo whole bodies (or a 10 MB id) in them."""
 
 
 class ChatMessage(BaseModel):
@@ -106,6 +112,7 @@ class ProviderError(Exception):
         status: int | None = None,
         retry_after: float | None = None,
     ) -> None:
+        message = bounded_message(message)
         super().__init__(f"{kind}: {message}")
         self.kind: ErrorKind = kind
         self.status = status
@@ -128,6 +135,25 @@ class ProviderError(Exception):
 
     def __reduce__(self):  # keep the keyword-only fields through pickling
         return (_rebuild_error, (self.kind, self.message, self.status, self.retry_after))
+
+
+def bounded_message(message: object, limit: int = ERROR_MESSAGE_MAX_CHARS) -> str:
+    """``message`` as one bounded string (an ellipsis marks a cut)."""
+    text = str(message)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def not_json(exc: json.JSONDecodeError) -> ProviderError:
+    """A 2xx whose body is not JSON (a proxy's HTML page, a cut body): the server's fault, so
+    retryable like a 5xx."""
+    return ProviderError("server", f"invalid response: the body is not JSON ({exc.msg})")
+
+
+def invalid_response(what: str, body: Any) -> ProviderError:
+    """A 2xx that is not the expected object (``body``: what the SDK made of it, shown cut)."""
+    shown = repr(body[:120] if isinstance(body, str | bytes) else body)
+    shown = shown if len(shown) <= 160 else shown[:159] + "…"
+    return ProviderError("server", f"invalid response: {what}: {shown}")
 
 
 def _rebuild_error(kind, message, status, retry_after) -> ProviderError:

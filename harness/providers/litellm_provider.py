@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from .base import (
+    ErrorKind,
     ProviderError,
     ProviderReply,
     ProviderRequest,
@@ -27,9 +30,14 @@ from .openai_provider import map_openai_error, openai_messages, openai_params, r
 INSTALL_HINT = "the litellm provider needs litellm: pip install 'bangarena[litellm]' (or litellm)"
 
 
+LOCAL_COST_MAP_ENV = "LITELLM_LOCAL_MODEL_COST_MAP"
+
+
 def import_litellm() -> Any:
-    """Import litellm with its bundled cost map (no network fetch at import)."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    """Import litellm with its bundled cost map: without ``LITELLM_LOCAL_MODEL_COST_MAP=True``
+    its import downloads the map from GitHub. Set unless the user chose a value."""
+    if not os.environ.get(LOCAL_COST_MAP_ENV):
+        os.environ[LOCAL_COST_MAP_ENV] = "True"
     try:
         module = importlib.import_module("litellm")
     except ImportError as exc:
@@ -44,25 +52,67 @@ def wants_cache_control(model: str) -> bool:
     return "claude" in model or model.startswith("anthropic/")
 
 
-def _transport_cause(exc: BaseException) -> Exception | None:
-    """litellm reports a refused connection as a 500; find the transport error underneath."""
+def _chain(exc: BaseException, limit: int = 12) -> Iterator[BaseException]:
+    """``exc`` and what caused it, nearest first."""
+    node: BaseException | None = exc
+    for _ in range(limit):
+        if node is None:
+            return
+        yield node
+        node = node.__cause__ or node.__context__
+
+
+@functools.cache
+def _transport_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+    """(timeouts, other transport failures) of the HTTP stacks litellm may use underneath."""
+    timeouts: list[type[BaseException]] = [TimeoutError]
+    failures: list[type[BaseException]] = [OSError]  # refused, reset, DNS, TLS
+    for module, timeout, failure in (
+        ("httpx", "TimeoutException", "TransportError"),
+        ("httpx2", "TimeoutException", "TransportError"),
+        ("aiohttp", "ServerTimeoutError", "ClientConnectionError"),
+    ):
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        for name, into in ((timeout, timeouts), (failure, failures)):
+            cls = getattr(mod, name, None)
+            if isinstance(cls, type) and issubclass(cls, BaseException):
+                into.append(cls)
+    return tuple(timeouts), tuple(failures)
+
+
+def _transport_kind(exc: BaseException) -> ErrorKind | None:
+    """``timeout`` or ``connection`` when a transport failure lies under ``exc``.
+
+    litellm reports a refused connection as a 500 on some backends, and a body it cannot read
+    as an APIConnectionError on others: the class it raises says little, what caused it does.
+    """
     import openai
 
-    seen = 0
-    node: BaseException | None = exc
-    while node is not None and seen < 12:
-        if isinstance(node, openai.APIConnectionError):  # APITimeoutError included
-            return node
-        node = node.__cause__ or node.__context__
-        seen += 1
+    timeouts, failures = _transport_errors()
+    for node in _chain(exc):
+        if isinstance(node, (openai.APITimeoutError, *timeouts)):  # litellm.Timeout included
+            return "timeout"
+        sdk_side = type(node).__module__.split(".")[0] == "openai"
+        if isinstance(node, failures) or (sdk_side and isinstance(node, openai.APIConnectionError)):
+            return "connection"
     return None
 
 
 def map_litellm_error(exc: Exception) -> ProviderError:
-    """litellm's exceptions subclass openai's; keep the Retry-After header it preserves."""
-    cause = _transport_cause(exc)
-    if cause is not None:
-        return map_openai_error(cause)
+    """litellm's exceptions subclass openai's; classify by the transport failure underneath when
+    there is one, keep the Retry-After header it preserves, and read an "API connection error"
+    with no connection failure under it (a body that is not JSON, a response of the wrong
+    shape) as the server's fault: ``server``, retryable."""
+    import openai
+
+    kind = _transport_kind(exc)
+    if kind is not None:
+        return ProviderError(kind, str(exc) or type(exc).__name__)
+    if isinstance(exc, openai.APIConnectionError):
+        return ProviderError("server", f"invalid response: {exc}")
     error = map_openai_error(exc)
     status = getattr(exc, "status_code", None)
     if error.kind == "bad_request" and error.status is None and isinstance(status, int):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
 import openai
+from openai.types.chat import ChatCompletion
 
+from .base import DUMMY_API_KEY as DUMMY_API_KEY  # re-exported: where callers found it first
 from .base import (
     TOOL_DESCRIPTION,
     FinishReason,
@@ -15,14 +18,19 @@ from .base import (
     ProviderReply,
     ProviderRequest,
     Usage,
+    invalid_response,
+    not_json,
     parse_retry_after,
     sdk_label,
     status_kind,
 )
-from .sdk_client import LoopBoundClient
-
-# Sent when a local server needs no key: the SDK refuses to start without one.
-DUMMY_API_KEY = "bangarena-no-key"
+from .sdk_client import (
+    DEFAULT_TRANSPORT,
+    LoopBoundClient,
+    build_sdk_client,
+    http_transport,
+    refused_connection,
+)
 
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
@@ -87,6 +95,9 @@ def openai_messages(req: ProviderRequest) -> list[dict[str, str]]:
 def map_openai_error(exc: Exception) -> ProviderError:
     """Classify an exception raised by the openai SDK (also used for litellm, which wraps it)."""
     if isinstance(exc, openai.APITimeoutError):
+        dead = refused_connection(exc)
+        if dead is not None:
+            return ProviderError("connection", f"Connection error. ({type(dead).__name__}: {dead})")
         return ProviderError("timeout", str(exc) or "request timed out")
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__
@@ -100,13 +111,29 @@ def map_openai_error(exc: Exception) -> ProviderError:
         )
     if isinstance(exc, openai.APIResponseValidationError):
         return ProviderError("server", f"invalid response: {exc}", status=exc.status_code)
+    if isinstance(exc, json.JSONDecodeError):
+        return not_json(exc)
     return ProviderError("bad_request", f"{type(exc).__name__}: {exc}")
 
 
 def reply_from_completion(
     completion: Any, *, mode: str, latency_s: float, params: dict, sdk: str
 ) -> ProviderReply:
-    """Turn a ChatCompletion (SDK object or litellm's look-alike) into a ProviderReply."""
+    """Turn a ChatCompletion (SDK object or litellm's look-alike) into a ProviderReply; a
+    response that is not one is a retryable ``server`` error, never an exception of its own."""
+    try:
+        return _reply_from_completion(
+            completion, mode=mode, latency_s=latency_s, params=params, sdk=sdk
+        )
+    except ProviderError:
+        raise
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
+        raise invalid_response(f"{type(exc).__name__}: {exc}", completion) from exc
+
+
+def _reply_from_completion(
+    completion: Any, *, mode: str, latency_s: float, params: dict, sdk: str
+) -> ProviderReply:
     choices = getattr(completion, "choices", None) or []
     if not choices:
         raise ProviderError("server", "the response has no choices")
@@ -149,6 +176,12 @@ def usage_from_openai(usage: Any) -> Usage:
     )
 
 
+def make_openai_client(transport: str = DEFAULT_TRANSPORT, **kwargs: Any) -> openai.AsyncOpenAI:
+    """An ``AsyncOpenAI`` on ``transport`` (shared per loop by :class:`LoopBoundClient`)."""
+    aiohttp_client = getattr(openai, "DefaultAioHttpClient", None)
+    return build_sdk_client(openai.AsyncOpenAI, aiohttp_client, transport, **kwargs)
+
+
 class OpenAIProvider:
     """Chat Completions with SDK retries off; one `complete` call is one HTTP attempt."""
 
@@ -166,10 +199,10 @@ class OpenAIProvider:
         self.model = model
         kwargs: dict[str, Any] | None = None
         if client is None:
-            kwargs = {"max_retries": 0, "api_key": api_key}
+            kwargs = {"max_retries": 0, "api_key": api_key, "transport": http_transport()}
             if base_url is not None:
                 kwargs["base_url"] = base_url
-        self._sdk_client = LoopBoundClient(openai.AsyncOpenAI, kwargs, client, concurrency)
+        self._sdk_client = LoopBoundClient(make_openai_client, kwargs, client, concurrency)
         self.base_url = self._sdk_client.base_url
         self._official = is_official_endpoint(self.base_url)
         self._sdk = sdk_label("openai")
@@ -191,6 +224,8 @@ class OpenAIProvider:
             except Exception as exc:  # every SDK failure becomes one classified ProviderError
                 raise map_openai_error(exc) from exc
             latency = time.perf_counter() - started
+        if not isinstance(completion, ChatCompletion):  # the SDK returns text for non-JSON bodies
+            raise invalid_response("not a chat completion", completion)
         recorded = {
             **params,
             "answer_mode": req.answer_mode,

@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .base import Provider
+from .base import DUMMY_API_KEY, Provider
 
 if TYPE_CHECKING:
     from ..model_spec import ModelOptions, ModelSpec
@@ -65,37 +65,51 @@ def get_provider(
         factory = _resolve(parsed.provider)
     except ImportError as exc:
         raise ModelSpecError(f"provider {parsed.provider!r} is not available: {exc}") from None
-    return factory(parsed, options, policy=policy, seed=seed, environ=environ)
+    provider = factory(parsed, options, policy=policy, seed=seed, environ=environ)
+    if not parsed.is_scripted:
+        from ..pricing import prepare_prices
+
+        prepare_prices(parsed, options)  # litellm's cost map loads now, not mid-match
+    return provider
 
 
-def _sdk_kwargs(spec: ModelSpec, options: ModelOptions, environ) -> dict[str, Any]:
-    from ..model_spec import api_key_for
+def _sdk_kwargs(
+    spec: ModelSpec, options: ModelOptions, environ
+) -> tuple[dict[str, Any], str | None]:
+    """What the openai and anthropic providers are built with, and the variable the key came
+    from. The key is always passed (the real one, or the placeholder), so an SDK never falls
+    back on its own environment variable for a host the key was not meant for."""
+    from ..model_spec import credential_for
 
-    key = api_key_for(spec, options, environ)
-    if key is None:
-        # A local server needs no key, but the SDKs refuse to start without one.
-        from .openai_provider import DUMMY_API_KEY
-
-        key = DUMMY_API_KEY
-    return {"base_url": spec.base_url, "api_key": key, "concurrency": options.concurrency}
+    cred = credential_for(spec, options, environ)
+    kwargs = {
+        "base_url": spec.base_url,
+        "api_key": cred.key or DUMMY_API_KEY,
+        "concurrency": options.concurrency,
+    }
+    return kwargs, cred.env_var
 
 
 def _make_openai(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: Any) -> Provider:
     from .openai_provider import OpenAIProvider
 
-    return OpenAIProvider(spec.model, **_sdk_kwargs(spec, options, environ))
+    kwargs, _var = _sdk_kwargs(spec, options, environ)
+    return OpenAIProvider(spec.model, **kwargs)
 
 
 def _make_anthropic(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: Any) -> Provider:
     from .anthropic_provider import AnthropicProvider
 
-    return AnthropicProvider(spec.model, **_sdk_kwargs(spec, options, environ))
+    kwargs, var = _sdk_kwargs(spec, options, environ)
+    if var == "ANTHROPIC_AUTH_TOKEN":  # a bearer token (Authorization), not an x-api-key
+        kwargs["auth_token"], kwargs["api_key"] = kwargs["api_key"], None
+    return AnthropicProvider(spec.model, **kwargs)
 
 
 def _make_litellm(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: Any) -> Provider:
     import os
 
-    from ..model_spec import ModelSpecError
+    from ..model_spec import ModelSpecError, credential_for
     from .litellm_provider import LiteLLMProvider, import_litellm
 
     try:
@@ -103,19 +117,20 @@ def _make_litellm(spec: ModelSpec, options: ModelOptions, *, environ=None, **_: 
     except ImportError as exc:
         raise ModelSpecError(f"provider 'litellm' is not available: {exc}") from None
     env = os.environ if environ is None else environ
-    api_key = env.get(options.api_key_env) if options.api_key_env else None
-    if options.api_key_env and not api_key:
-        raise ModelSpecError(f"model {str(spec)!r} needs an API key: set {options.api_key_env}")
-    if spec.base_url is None and api_key is None:
-        check = litellm.validate_environment(model=spec.model)
-        if not check.get("keys_in_environment", True) and check.get("missing_keys"):
-            raise ModelSpecError(
-                f"model {str(spec)!r} needs an API key: set {' and '.join(check['missing_keys'])}"
-            )
-    if api_key is None and spec.base_url is not None:
-        from .openai_provider import DUMMY_API_KEY
-
-        api_key = DUMMY_API_KEY  # a local server may need none; litellm's clients insist
+    if spec.base_url is None:
+        # litellm's default endpoints (or its backends' base URL variables) with its own keys.
+        api_key = credential_for(spec, options, env).key if options.api_key_env else None
+        if api_key is None:
+            check = litellm.validate_environment(model=spec.model)
+            if not check.get("keys_in_environment", True) and check.get("missing_keys"):
+                raise ModelSpecError(
+                    f"model {str(spec)!r} needs an API key: set "
+                    f"{' and '.join(check['missing_keys'])}"
+                )
+    else:
+        # An explicit api_key always: litellm would otherwise send its backend's default key
+        # (OPENAI_API_KEY, ...) from the environment to whatever api_base it is given.
+        api_key = credential_for(spec, options, env).key or DUMMY_API_KEY
     return LiteLLMProvider(
         spec.model, base_url=spec.base_url, api_key=api_key, concurrency=options.concurrency
     )

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 from bangarena.engine import Decision, SeatView
 
-from ..bots import make_bot
+from ..bots import BotSpec, make_bot, parse_bot_spec
 from ..records import DecisionTelemetry, SeatRecord
 from .protocol import Deadline, SeatAnswer
 
 
 class BotSeat:
-    """A seeded bot (``kind`` ``rule`` or ``random``) for one chair."""
+    """A seeded bot for one chair, from a bot spec (``rule``, ``random``, ``rule:eps=0.3``)."""
 
     controller = "bot"
 
-    def __init__(self, kind: str, seed: int, seat: int, display_name: str | None = None) -> None:
-        self.kind = kind
-        self.spec = kind
+    def __init__(
+        self, kind: str | BotSpec, seed: int, seat: int, display_name: str | None = None
+    ) -> None:
+        spec = kind if isinstance(kind, BotSpec) else parse_bot_spec(kind)
+        self.kind = spec.kind
+        self.spec = str(spec)
+        self.params = dict(spec.params)
         self.seed = seed
-        self.bot = make_bot(kind, seed, seat)
+        self.bot = make_bot(spec, seed, seat)
         self.display_name = display_name or f"Bot {seat + 1}"
 
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
@@ -28,7 +32,8 @@ class BotSeat:
     def seat_record(self, seat: int, time_per_move_s: float, transcripts: bool) -> SeatRecord:
         return SeatRecord(
             seat=seat, spec=self.spec, display_name=self.display_name, controller="bot",
-            kind=self.kind, options={"seed": self.seed}, time_per_move_s=time_per_move_s,
+            kind=self.kind, options={"seed": self.seed, **self.params},
+            time_per_move_s=time_per_move_s,
         )  # fmt: skip
 
     async def aclose(self) -> None:

@@ -15,8 +15,10 @@ from typing import Any, Literal, TextIO
 
 from rich.console import Console
 
+from ..bots import BotSpec, BotSpecError, is_bot_spec, parse_bot_spec
 from ..model_spec import ModelOptions, ModelSpec, ModelSpecError, resolve_model
-from ..providers import get_provider
+from ..provenance import redact_credentials
+from ..providers import Provider, get_provider
 from ..providers.scripted import bot_policy
 from .bot_seat import BotSeat
 from .human_seat import HumanSeat
@@ -33,24 +35,32 @@ class SeatSpecError(ModelSpecError):
 
 @dataclass(frozen=True, slots=True)
 class SeatPlan:
-    """A checked seat spec."""
+    """A checked seat spec (``bot``: the parsed spec of a bot seat, its parameters included)."""
 
     text: str
     kind: PlanKind
     spec: ModelSpec | None = None
     options: ModelOptions | None = None
+    bot: BotSpec | None = None
 
 
 def plan_seat(text: str, models: Mapping[str, ModelOptions] | None = None) -> SeatPlan:
     """Check one seat spec (``models``: the tables of a models file)."""
     t = text.strip()
-    if t in SIMPLE_KINDS:
-        return SeatPlan(t, t)  # type: ignore[arg-type]
+    if t == "human":
+        return SeatPlan(t, "human")
+    if is_bot_spec(t):
+        try:
+            bot = parse_bot_spec(t)
+        except BotSpecError as e:
+            raise SeatSpecError(f"bad seat spec {text!r}: {e}") from None
+        return SeatPlan(str(bot), bot.kind, bot=bot)  # type: ignore[arg-type]
     try:
         spec, options = resolve_model(t, models)
     except ModelSpecError as e:
         raise SeatSpecError(
-            f"bad seat spec {text!r}: {e}. A seat is one of {', '.join(SIMPLE_KINDS)}, "
+            redact_credentials(f"bad seat spec {text!r}: {e}")
+            + f". A seat is one of {', '.join(SIMPLE_KINDS)} (bots take KIND:key=value, e.g. rule:eps=0.3), "
             "scripted[:rule|random], PROVIDER:MODEL[@BASE_URL] or a table of the models file"
         ) from None
     return SeatPlan(t, "scripted" if spec.is_scripted else "model", spec, options)
@@ -89,11 +99,14 @@ def build_seat(
     console: Console | None = None,
     stream: TextIO | None = None,
     environ: Mapping[str, str] | None = None,
+    wrap_provider: Callable[[Provider], Provider] | None = None,
 ) -> Seat:
-    """Build the seat for chair ``seat`` of a match seeded ``seed``."""
+    """Build the seat for chair ``seat`` of a match seeded ``seed`` (``wrap_provider``: put a
+    model or scripted seat's provider behind something, e.g. a runner's shared request limits,
+    :class:`~bangarena.harness.providers.limits.LimitedProvider`)."""
     s = seat_seed(seed, seat)
     if plan.kind in ("rule", "random"):
-        return BotSeat(plan.kind, s, seat)
+        return BotSeat(plan.bot or plan.kind, s, seat)
     if plan.kind == "human":
         return HumanSeat(lang=lang, stream=stream, console=console)
     assert plan.spec is not None
@@ -101,7 +114,10 @@ def build_seat(
     try:
         provider = get_provider(plan.spec, plan.options, policy=policy, seed=s, environ=environ)
     except ModelSpecError as e:
-        raise SeatSpecError(f"seat {seat} ({plan.text}): {e}") from None
+        # messages are printed and logged: never with the credentials of a URL
+        raise SeatSpecError(redact_credentials(f"seat {seat} ({plan.text}): {e}")) from None
+    if wrap_provider is not None:
+        provider = wrap_provider(provider)
     return ModelSeat(
         plan.spec, provider, plan.options, seat=seat, lang=lang, notes=notes,
         constrain_ids=constrain_ids if plan.options.constrain_ids is None else plan.options.constrain_ids,

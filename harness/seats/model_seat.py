@@ -26,7 +26,15 @@ from bangarena.engine import Decision, SeatView
 from bangarena.prompts.memory import PromptMemory
 from bangarena.prompts.render import PROMPT_VERSION, TOOL_NAME, render_system, render_turn
 
-from ..answers import NOTES_MAX_CHARS, Answer, AnswerFailure, feedback_text, parse_answer
+from ..answers import (
+    NOTES_MAX_CHARS,
+    REPLY_ECHO_MAX_CHARS,
+    Answer,
+    AnswerFailure,
+    clip_reply,
+    feedback_text,
+    parse_answer,
+)
 from ..model_spec import ModelOptions, ModelSpec, answer_mode_for
 from ..pricing import cost_usd
 from ..providers import ChatMessage, Provider, ProviderError, ProviderReply, ProviderRequest
@@ -111,6 +119,7 @@ class ModelSeat:
         self.cost = 0.0
         self.sdk: str | None = None
         self._down_streak = 0
+        self.in_flight: DecisionTelemetry | None = None
 
     # -- the decision ---------------------------------------------------------------------------
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
@@ -144,6 +153,7 @@ class ModelSeat:
             context=ScriptedContext(self.seat, view, decision) if self.scripted else None,
         )
         tel = DecisionTelemetry()
+        self.in_flight = tel  # the driver keeps it when it cancels this decision at the deadline
         failed_replies = 0
         try:
             while True:
@@ -179,6 +189,7 @@ class ModelSeat:
         self, reply: ProviderReply, failure: AnswerFailure, legal: tuple[str, ...]
     ) -> list[ChatMessage]:
         said = (reply.text or "").strip() or (reply.refusal or "").strip() or "(no answer)"
+        said = clip_reply(said, REPLY_ECHO_MAX_CHARS)  # a hostile reply is not sent back whole
         return [
             ChatMessage(role="assistant", content=said),
             ChatMessage(role="user", content=feedback_text(failure, legal, self.lang)),
@@ -231,7 +242,9 @@ class ModelSeat:
                     w, waited[0] = waited[0], 0.0
                     return await self._attempt(base, deadline, tel, w)
         except ProviderError as e:
-            raise _GiveUp("timeout" if e.kind == "timeout" else "transport") from None
+            # auth (401/403) has its own reason: the driver stops the match on it
+            reason = {"timeout": "timeout", "auth": "auth"}.get(e.kind, "transport")
+            raise _GiveUp(reason) from None  # type: ignore[arg-type]
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _attempt(
@@ -262,6 +275,10 @@ class ModelSeat:
                     request_params=self._params(req),
                 )
             raise
+        except asyncio.CancelledError:  # the driver's deadline: the attempt got no reply
+            att.latency_s = round(time.monotonic() - t0, 6)
+            att.outcome, att.detail = "timeout", "cancelled at the decision's deadline"
+            raise
         except TimeoutError:
             att.latency_s = round(time.monotonic() - t0, 6)
             att.outcome, att.detail = "timeout", f"no reply within {timeout:.2f}s"
@@ -280,8 +297,8 @@ class ModelSeat:
         if self.transcripts:
             att.transcript = Transcript(
                 messages=[m.model_dump() for m in req.messages],
-                raw_reply=reply.text,
-                refusal=reply.refusal,
+                raw_reply=None if reply.text is None else clip_reply(reply.text),
+                refusal=None if reply.refusal is None else clip_reply(reply.refusal),
                 request_params=reply.request_params,
             )
         return reply

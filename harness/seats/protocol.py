@@ -3,7 +3,9 @@ answers ``await seat.decide(view, decision, deadline)`` with a :class:`SeatAnswe
 move id (or None: the driver then plays the autopilot's move) and the decision's telemetry.
 
 The driver gives a seat only its own view (events since its previous decision) and the pending
-decision; a seat never sees the game.
+decision; a seat never sees the game. A seat may also define ``async def eliminated(view)``: the
+driver calls it once, with the seat's own view, when the seat is eliminated and the game goes on
+(bounded by its time per move) — the terminal seat tells the person and lets them watch or leave.
 """
 
 from __future__ import annotations

@@ -75,6 +75,9 @@ def message(body: dict[str, Any], behaviour: FakeBehaviour, action: Action) -> d
         content, stop = [{"type": "text", "text": REFUSAL}], "refusal"
     elif action.kind == "empty":
         stop = "end_turn"
+    elif action.kind == "reply_text":
+        content = [{"type": "text", "text": action.text or ""}]
+        stop = "max_tokens" if action.status else "end_turn"
     elif action.kind == "invalid_json":
         # A tool's input is always an object on the wire, so a broken answer arrives as text.
         move = behaviour.choose(body)
@@ -145,6 +148,8 @@ def create_app(behaviour: FakeBehaviour | None = None) -> FastAPI:
             return _error(429, action.retry_after)
         if action.kind in ("server_error", "overloaded", "unauthorized", "bad_request"):
             return _error(action.status or 500)
+        if action.kind == "not_json":
+            return Response(action.text or "", status_code=200, media_type=action.content_type)
         return JSONResponse(message(body, behaviour, action))
 
     return app

@@ -33,6 +33,8 @@ class Action:
     retry_after: float | None = None
     status: int | None = None
     then: Action | None = None
+    text: str | None = None
+    content_type: str = "application/json"
 
 
 def answer(move: str | None = None) -> Action:
@@ -87,6 +89,19 @@ def illegal_id() -> Action:
 
 def empty() -> Action:
     return Action("empty")
+
+
+def reply_text(text: str, *, cut: bool = False) -> Action:
+    """A 200 whose answer is exactly ``text``, ending at the token limit when ``cut``: hostile or
+    odd replies, verbatim (the message text; the OpenAI fake's tool arguments in tool mode)."""
+    return Action("reply_text", text=text, status=1 if cut else None)
+
+
+def not_json(
+    body: str = "<html><body>502 Bad Gateway</body></html>", content_type: str = "text/html"
+) -> Action:
+    """HTTP 200 whose body is not a response object at all (a proxy's page, a cut body)."""
+    return Action("not_json", text=body, content_type=content_type)
 
 
 @dataclass

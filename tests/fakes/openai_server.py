@@ -75,6 +75,10 @@ def completion(body: dict[str, Any], behaviour: FakeBehaviour, action: Action) -
     elif action.kind == "invalid_json":
         move = behaviour.choose(body)
         text = f'{{"reason": "fake", "move": {move}}}'
+    elif action.kind == "reply_text":
+        text = action.text or ""
+        if action.status:
+            finish = "length"
     else:
         move = ILLEGAL_ID if action.kind == "illegal_id" else behaviour.choose(body, action.move)
         text = answer_text(schema, move)
@@ -146,6 +150,8 @@ def create_app(behaviour: FakeBehaviour | None = None) -> FastAPI:
         if action.kind in ("server_error", "overloaded", "unauthorized", "bad_request"):
             status = 503 if action.kind == "overloaded" else action.status or 500
             return _error(status)
+        if action.kind == "not_json":
+            return Response(action.text or "", status_code=200, media_type=action.content_type)
         return JSONResponse(completion(body, behaviour, action))
 
     @app.get("/v1/models")

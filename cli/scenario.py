@@ -4,12 +4,10 @@ and print the pending decision, the events and every seat's view as one JSON obj
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import typer
 
-from bangarena.engine import EngineError, view_to_dict
-from bangarena.engine.scenario import load_scenario
+from .support import fail, read_json, shown
 
 scenario_app = typer.Typer(
     help="Build games from exact positions (docs/scenarios.md).", no_args_is_help=True
@@ -18,34 +16,37 @@ scenario_app = typer.Typer(
 
 @scenario_app.command("run")
 def run_command(
-    file: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, readable=True, help="Scenario JSON file."
-    ),
+    file: str = typer.Argument(..., metavar="FILE", help="Scenario JSON file (- for stdin)."),
     moves: str = typer.Option(
         "", "--moves", help="Comma-separated move ids, each played by the seat to move."
     ),
 ) -> None:
     """Load a scenario, apply the moves, print the decision, events and views."""
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        typer.echo(f"error: {file} is not valid JSON: {e}", err=True)
-        raise typer.Exit(2) from None
+    # The engine loads here, not at import, so that `bangarena -h` stays fast.
+    from bangarena.engine import EngineError, view_to_dict
+    from bangarena.engine.scenario import load_scenario
+
+    data = read_json(file, "scenario file")
+    label = "<stdin>" if file == "-" else file
     try:
         game = load_scenario(data)
-        for mid in [m.strip() for m in moves.split(",") if m.strip()]:
-            if game.over:
-                raise EngineError(f"move {mid!r}: the game is already over")
+    except EngineError as e:  # ScenarioError's message starts with where in the scenario
+        raise fail(f"scenario {label}: {e}") from None
+    except RecursionError:
+        raise fail(f"scenario {label}: nested too deeply") from None
+    for n, mid in enumerate([m.strip() for m in moves.split(",") if m.strip()], 1):
+        if game.over:
+            raise fail(f"--moves, move {n} {shown(mid)}: the game is already over")
+        try:
             game.apply(game.to_move, mid)
-    except EngineError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        except EngineError as e:  # the engine's message names the move
+            raise fail(f"--moves, move {n}: {e}") from None
     d = game.decision
     out = {
         "decision": None
         if d is None
         else {"kind": d.kind, "seat": d.seat, "legal_moves": [m.id for m in d.moves]},
-        "events": game.events(None, full=True),
+        "events": game.omniscient_events(),
         "result": game.result(),
         "views": {str(s): view_to_dict(game.view(s)) for s in range(game.config.seats)},
     }
@@ -53,4 +54,5 @@ def run_command(
 
 
 def register(app: typer.Typer) -> None:
+    """Add the ``scenario`` group to ``app``."""
     app.add_typer(scenario_app, name="scenario")
