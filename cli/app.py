@@ -77,6 +77,11 @@ FAMILIES: Final[tuple[Family, ...]] = (
         "bangarena.cli.export",
         "Export a store's matches, decisions or trajectories as JSON Lines or Parquet.",
     ),
+    Family(
+        "leaderboard",
+        "bangarena.cli.leaderboard",
+        "Build the leaderboard's static site from a store, or print the board in the terminal.",
+    ),
 )
 
 

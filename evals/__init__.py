@@ -12,7 +12,11 @@ store = open_store("quickstart.db")
 ```
 
 The store and the exporter import SQLAlchemy and pyarrow, so they are imported from their own
-modules, not from here.
+modules, not from here; so is the runner (:mod:`.runner`: ``run_suite(suite, RunOptions(...))``,
+what ``bangarena eval`` runs), with its backends (:mod:`.backends`), budgets (:mod:`.budget`),
+circuit breakers (:mod:`.breakers`), the playing of one match (:mod:`.execute`, :mod:`.spool`),
+the live display (:mod:`.progress`), the per-participant summary (:mod:`.summary`) and the dry
+run's estimates (:mod:`.plan_estimate`).
 """
 
 from .keys import BOT_VERSIONS, match_key

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from bangarena.cli.app import app
 from bangarena.engine import Game, GameConfig, new_game
 from bangarena.engine.scenario import load_scenario
 from bangarena.harness.bots import BOT_KINDS, Bot, make_bot
 from bangarena.harness.bots.rule_bot import RuleBot
-from bangarena.cli.app import app
 from bangarena.harness.simulate import parse_players, simulate
 
 PLAIN = ("red_suit", "lucky", "collector", "stone_leopard", "scavenger", "empty_hands", "grip")

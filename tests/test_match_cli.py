@@ -11,8 +11,8 @@ import pytest
 from fakes import FakeBehaviour, FakeServer
 from typer.testing import CliRunner
 
-from bangarena.engine import GameConfig, replay
 from bangarena.cli.app import app
+from bangarena.engine import GameConfig, replay
 from bangarena.harness.records import match_record_schema
 
 runner = CliRunner()

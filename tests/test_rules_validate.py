@@ -15,9 +15,9 @@ import pytest
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
-from bangarena.engine import GameConfig, new_game, view_to_dict
 from bangarena.cli.app import app
 from bangarena.cli.rules import MAX_ISSUES
+from bangarena.engine import GameConfig, new_game, view_to_dict
 from bangarena.harness.records import match_record_schema
 from bangarena.rules_machine import (
     SCHEMA_NAMES,

@@ -21,13 +21,13 @@ from .base import (
     invalid_response,
     not_json,
     parse_retry_after,
-    sdk_label,
     status_kind,
 )
 from .sdk_client import (
     DEFAULT_TRANSPORT,
     LoopBoundClient,
     build_sdk_client,
+    cached_sdk_label,
     http_transport,
     refused_connection,
 )
@@ -206,7 +206,7 @@ class AnthropicProvider:
                 kwargs["base_url"] = base_url
         self._sdk_client = LoopBoundClient(make_anthropic_client, kwargs, client, concurrency)
         self.base_url = self._sdk_client.base_url
-        self._sdk = sdk_label("anthropic")
+        self._sdk = cached_sdk_label("anthropic")
 
     def request_params(self, req: ProviderRequest) -> dict[str, Any]:
         """What `complete` sends besides the messages and the system prompt text."""

@@ -22,10 +22,10 @@ from .base import (
     ProviderReply,
     ProviderRequest,
     parse_retry_after,
-    sdk_label,
     status_kind,
 )
 from .openai_provider import map_openai_error, openai_messages, openai_params, reply_from_completion
+from .sdk_client import cached_sdk_label
 
 INSTALL_HINT = "the litellm provider needs litellm: pip install 'bangarena[litellm]' (or litellm)"
 
@@ -141,7 +141,7 @@ class LiteLLMProvider:
         self.model = model
         self.base_url = base_url
         self._api_key = api_key
-        self._sdk = sdk_label("litellm")
+        self._sdk = cached_sdk_label("litellm")
         self._limit = asyncio.Semaphore(concurrency) if concurrency else None
 
     def request_params(self, req: ProviderRequest) -> dict[str, Any]:

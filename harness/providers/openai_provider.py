@@ -21,13 +21,13 @@ from .base import (
     invalid_response,
     not_json,
     parse_retry_after,
-    sdk_label,
     status_kind,
 )
 from .sdk_client import (
     DEFAULT_TRANSPORT,
     LoopBoundClient,
     build_sdk_client,
+    cached_sdk_label,
     http_transport,
     refused_connection,
 )
@@ -205,7 +205,7 @@ class OpenAIProvider:
         self._sdk_client = LoopBoundClient(make_openai_client, kwargs, client, concurrency)
         self.base_url = self._sdk_client.base_url
         self._official = is_official_endpoint(self.base_url)
-        self._sdk = sdk_label("openai")
+        self._sdk = cached_sdk_label("openai")
 
     def request_params(self, req: ProviderRequest) -> dict[str, Any]:
         """What `complete` sends besides the messages."""
@@ -218,8 +218,15 @@ class OpenAIProvider:
         async with self._sdk_client.slot():
             started = time.perf_counter()
             try:
-                completion = await client.chat.completions.create(
-                    messages=messages, timeout=req.timeout_s, **params
+                # The SDK's documented `post` for the same request `chat.completions.create`
+                # sends: the same HTTP stack, errors and response parsing, without the typed
+                # walk over every message (~0.6 ms of CPU per call: a third of the SDK's share
+                # of a decision, when one process keeps hundreds of matches in flight).
+                completion = await client.post(
+                    "/chat/completions",
+                    body={"messages": messages, **params},
+                    cast_to=ChatCompletion,
+                    options={"timeout": req.timeout_s, "security": {"bearer_auth": True}},
                 )
             except Exception as exc:  # every SDK failure becomes one classified ProviderError
                 raise map_openai_error(exc) from exc

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import weakref
 from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from typing import Any, Final
+
+from .base import sdk_label
 
 TRANSPORT_ENV: Final = "BANGARENA_HTTP_TRANSPORT"
 TRANSPORTS: Final = ("aiohttp", "httpx")
@@ -25,6 +28,13 @@ DEFAULT_TRANSPORT: Final = "aiohttp"
 one (``DefaultAioHttpClient``) costs ~2.2 ms of CPU per request against httpx's ~5.5 ms
 (``benchmarks/eval_throughput.py``), which decides how many model decisions one process makes
 per second."""
+
+
+@functools.cache
+def cached_sdk_label(package: str) -> str:
+    """:func:`~.base.sdk_label`, looked up once per process (a metadata lookup scans sys.path:
+    ~2 ms, and a suite builds thousands of model seats)."""
+    return sdk_label(package)
 
 
 def http_transport(environ: Mapping[str, str] | None = None) -> str:
@@ -146,6 +156,12 @@ async def keep_clients() -> AsyncIterator[None]:
                     shared.loops.pop(loop, None)
                     with contextlib.suppress(Exception):
                         await entry[0].close()
+
+
+def keep_clients_open(loop: asyncio.AbstractEventLoop) -> None:
+    """Keep ``loop``'s shared clients open for as long as the loop lives (a worker process's
+    one loop: its clients serve batch after batch)."""
+    _KEEP[loop] = _KEEP.get(loop, 0) + 1
 
 
 class LoopBoundClient:

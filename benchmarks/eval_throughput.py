@@ -1,0 +1,361 @@
+"""Throughput of the evaluation runner (figures for issue 10's closing note).
+
+    python benchmarks/eval_throughput.py [--bots 1000] [--models 300] [--seconds 20]
+                                         [--memory 100] [--skip bots,models,memory]
+
+- **bots**: N seven-seat rule-bot matches through the whole runner and store (local backend,
+  then ``--backend processes`` with 1 and 2 workers) against ``bangarena simulate --players
+  rule --no-check`` and the bare match driver on the same number of games, in this run.
+- **models**: N concurrent all-model seven-seat matches whose seats talk through the real
+  OpenAI SDK to a loopback fake server (its own process) that answers after 1 s: model
+  decisions per second over a steady window, p50 decision latency, CPU per decision, for the
+  SDK's aiohttp transport and for httpx.
+- **memory**: live seven-seat matches with transcripts (scripted seats, held at their end, the
+  heaviest moment), with and without the runner's written-out decisions; bytes per stored
+  match and store time per match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from bangarena.evals import parse_suite, plan_suite
+from bangarena.evals.breakers import CircuitBreakers
+from bangarena.evals.execute import PlayContext, Tally, play_planned
+from bangarena.evals.runner import RunOptions, run_suite
+from bangarena.evals.spool import RunnerMatch
+from bangarena.harness.match import Match, MatchSettings
+from bangarena.harness.pricing import prepare_prices
+from bangarena.harness.providers.limits import ProviderLimits
+from bangarena.harness.records import MoveRecord
+from bangarena.harness.seats.factory import build_seat, plan_seat
+from bangarena.harness.simulate import batch_gc, simulate
+
+SEVEN = ["p"] * 7
+
+
+def suite_text(name: str, spec: str, deals: int, *, matches: int = 64, extra: str = "") -> str:
+    lineup = json.dumps(SEVEN)
+    return f"""
+[suite]
+name = "{name}"
+seed = 17
+deals = {deals}
+
+[[participants]]
+id = "p"
+spec = "{spec}"
+{extra}
+
+[[tables]]
+seats = 7
+time_per_move = 600
+lineup = {lineup}
+
+[concurrency]
+matches = {matches}
+"""
+
+
+# -- bots -----------------------------------------------------------------------------------------
+def bots(n: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"matches": n}
+    t, c = time.perf_counter(), time.process_time()
+    simulate(n, 0, "7", "classic", check=False, players="rule")
+    out["simulate_ms"] = round((time.perf_counter() - t) / n * 1000, 2)
+    out["simulate_cpu_ms"] = round((time.process_time() - c) / n * 1000, 2)
+
+    async def driver() -> None:
+        for s in range(n):
+            seats = [build_seat(plan_seat("rule"), seat=i, seed=s) for i in range(7)]
+            await Match(MatchSettings(seats=7, seed=s, time_per_move_s=30), seats).run()
+
+    t = time.perf_counter()
+    with batch_gc():
+        asyncio.run(driver())
+    out["match_driver_ms"] = round((time.perf_counter() - t) / n * 1000, 2)
+
+    deals = math.ceil(n / 7)
+    with tempfile.TemporaryDirectory() as d:
+        for label, backend, workers in (
+            ("runner_local", "local", 1),
+            ("runner_processes_1", "processes", 1),
+            ("runner_processes_2", "processes", 2),
+        ):
+            suite = parse_suite(suite_text(f"bots-{label}", "rule", deals))
+            db = Path(d) / f"{label}.db"
+            t, c = time.perf_counter(), time.process_time()
+            r = run_suite(suite, RunOptions(db=str(db), backend=backend, workers=workers))
+            wall = time.perf_counter() - t
+            assert r.exit_code == 0, r.to_json()
+            out[f"{label}_ms"] = round(wall / r.matches_run_now * 1000, 2)
+            if backend == "local":
+                out[f"{label}_cpu_ms"] = round(
+                    (time.process_time() - c) / r.matches_run_now * 1000, 2
+                )
+    out["simulate_2_processes_vs_1"] = simulate_scaling(min(n, 300))
+    out["runner_vs_simulate"] = round(out["runner_local_ms"] / out["simulate_ms"], 2)
+    out["runner_vs_match_driver"] = round(out["runner_local_ms"] / out["match_driver_ms"], 2)
+    out["processes_2_vs_1"] = round(out["runner_processes_1_ms"] / out["runner_processes_2_ms"], 2)
+    return out
+
+
+def _simulate_ms(n: int) -> float:
+    t = time.perf_counter()
+    simulate(n, 0, "7", "classic", check=False, players="rule")
+    return time.perf_counter() - t
+
+
+def simulate_scaling(n: int) -> float:
+    """What two processes give over one on this machine for bare ``simulate`` (the reference
+    for the runner's ``--workers 2``: on a shared 2-vCPU machine the second core is not always
+    there)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_simulate_ms, [5, 5])
+        one = pool.apply(_simulate_ms, (n,))
+        t = time.perf_counter()
+        pool.map(_simulate_ms, [n, n])
+        two = time.perf_counter() - t
+    return round(one / (two / 2), 2)
+
+
+# -- models ---------------------------------------------------------------------------------------
+SERVER = r"""
+import asyncio, json, sys, time
+PREFIX = "Legal move ids: "
+def legal(body):
+    for m in reversed(body.get("messages") or []):
+        if m.get("role") == "user":
+            for line in reversed((m.get("content") or "").splitlines()):
+                if line.startswith(PREFIX):
+                    return [x.strip() for x in line[len(PREFIX):].split(",") if x.strip()]
+            return []
+    return []
+def reply(body):
+    ids = legal(body)
+    text = json.dumps({"reason": "bench", "notes": None, "move": ids[0] if ids else "none"})
+    return {"id": "c", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model", "m"),
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {"role": "assistant", "content": text, "refusal": None}}],
+            "usage": {"prompt_tokens": 3000, "completion_tokens": 20, "total_tokens": 3020}}
+async def handle(reader, writer, latency):
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            n = 0
+            for line in head.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    n = int(line[15:].strip())
+            raw = await reader.readexactly(n) if n else b""
+            await asyncio.sleep(latency)
+            out = json.dumps(reply(json.loads(raw))).encode()
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                         + str(len(out)).encode() + b"\r\n\r\n" + out)
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+async def main(latency):
+    server = await asyncio.start_server(lambda r, w: handle(r, w, latency), "127.0.0.1", 0,
+                                        backlog=4096)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main(float(sys.argv[1])))
+"""
+
+
+class LatencyTally(Tally):
+    """A tally that also keeps each model decision's time and its first attempt's latency."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[float, float]] = []
+
+    def add_move(self, rec: MoveRecord) -> None:
+        super().add_move(rec)
+        if rec.attempts:
+            self.events.append((time.monotonic(), rec.attempts[0].latency_s))
+
+
+async def model_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
+    spec = f"openai:bench@http://127.0.0.1:{port}/v1"
+    suite = parse_suite(suite_text("models", spec, math.ceil(n / 7), matches=n))
+    for p in suite.file.participants:  # the price table loads once, before the clock
+        prepare_prices(p.plan.spec, p.plan.options)
+    plan = plan_suite(suite)[:n]
+    tally = LatencyTally()
+    ctx = PlayContext(limits=ProviderLimits(), breakers=CircuitBreakers(), tally=tally)
+    tasks = [asyncio.ensure_future(play_planned(m, ctx)) for m in plan]
+    await asyncio.sleep(warmup)
+    t0, c0, d0 = time.monotonic(), time.process_time(), len(tally.events)
+    await asyncio.sleep(seconds)
+    t1, c1, d1 = time.monotonic(), time.process_time(), len(tally.events)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    window = [lat for when, lat in tally.events if t0 <= when <= t1]
+    decisions = d1 - d0
+    return {
+        "matches": n,
+        "decisions_per_s": round(decisions / (t1 - t0), 1),
+        "target_decisions_per_s": round(0.9 * n, 1),
+        "p50_latency_s": round(statistics.median(window), 3) if window else None,
+        "p90_latency_s": round(statistics.quantiles(window, n=10)[-1], 3)
+        if len(window) > 10
+        else None,
+        "cpu_ms_per_decision": round((c1 - c0) / max(1, decisions) * 1000, 2),
+        "failures": dict(tally.failures),
+    }
+
+
+def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(latency)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        port = int(server.stdout.readline())
+        out: dict[str, Any] = {"server_latency_s": latency}
+        for transport in ("aiohttp", "httpx"):
+            os.environ["BANGARENA_HTTP_TRANSPORT"] = transport
+            with batch_gc():
+                out[transport] = asyncio.run(model_window(n, seconds, port, warmup=5.0))
+        os.environ.pop("BANGARENA_HTTP_TRANSPORT", None)
+        return out
+    finally:
+        server.kill()
+
+
+# -- memory ---------------------------------------------------------------------------------------
+async def live_matches(count: int, spool: bool) -> float:
+    """KiB held per live 7-seat scripted match with transcripts, at its end (before record)."""
+
+    def build(seed: int) -> Any:
+        settings = MatchSettings(seats=7, seed=seed, time_per_move_s=600, transcripts=True)
+        seats = [build_seat(plan_seat("scripted:rule"), seat=i, seed=seed) for i in range(7)]
+        if spool:
+            return RunnerMatch(settings, seats, spool=True)
+        return Match(settings, seats, close_seats=False)
+
+    warm = build(10_000)
+    await warm._play()
+    del warm
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    held = []
+    for s in range(count):
+        m = build(s)
+        await m._play()
+        held.append(m)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / count / 1024
+
+
+def memory(count: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"matches": count}
+    for spool in (False, True):
+        kib = asyncio.run(live_matches(count, spool))
+        label = "written_out" if spool else "held"
+        out[f"{label}_kib_per_live_match"] = round(kib, 1)
+        out[f"{label}_live_matches_per_gb"] = int(2**30 / (kib * 1024))
+    with tempfile.TemporaryDirectory() as d:
+        suite = parse_suite(suite_text("stored", "scripted:rule", 20))
+        db = Path(d) / "s.db"
+        ctx_times: list[float] = []
+        t = time.perf_counter()
+        r = run_suite(suite, RunOptions(db=str(db), max_matches=40))
+        ctx_times.append(time.perf_counter() - t)
+        from bangarena.evals.store import open_store
+
+        store = open_store(db)
+        rows = store.matches("stored")
+        with store.engine.connect() as conn:
+            from sqlalchemy import func, select
+
+            from bangarena.evals.store.tables import MatchRow
+
+            blob = conn.execute(select(func.avg(func.length(MatchRow.record)))).scalar_one()
+        store.close()
+        out["stored_json_bytes_per_match"] = int(
+            statistics.fmean(r_["record_bytes"] for r_ in rows)
+        )
+        out["stored_bytes_per_match"] = int(blob)
+        out["store_matches_run"] = r.matches_run_now
+    out.update(store_times())
+    return out
+
+
+def store_times() -> dict[str, Any]:
+    """Time to prepare (compress, telemetry rows) and insert one 7-seat transcripts match."""
+    from bangarena.evals.store import open_store
+    from bangarena.evals.store.rows import prepare_match
+
+    suite = parse_suite(suite_text("timing", "scripted:rule", 6))
+    plan = plan_suite(suite)[::7]
+
+    async def play() -> list:
+        return [await m.play() for m in plan]
+
+    records = asyncio.run(play())
+    with tempfile.TemporaryDirectory() as d:
+        store = open_store(Path(d) / "t.db")
+        store.register_suite(suite, plan)
+        prep, ins = [], []
+        for m, rec in zip(plan, records, strict=True):
+            t0 = time.perf_counter()
+            p = prepare_match(m, rec)
+            t1 = time.perf_counter()
+            store.write_prepared(p)
+            prep.append(t1 - t0)
+            ins.append(time.perf_counter() - t1)
+        store.close()
+    return {
+        "prepare_ms_per_match": round(statistics.median(prep) * 1000, 2),
+        "insert_ms_per_match": round(statistics.median(ins) * 1000, 2),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bots", type=int, default=1000)
+    ap.add_argument("--models", type=int, default=300)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--latency", type=float, default=1.0)
+    ap.add_argument("--memory", type=int, default=100)
+    ap.add_argument("--skip", default="", help="comma-separated: bots, models, memory")
+    args = ap.parse_args()
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    figures: dict[str, Any] = {}
+    if "bots" not in skip:
+        figures["bots"] = bots(args.bots)
+        print(json.dumps({"bots": figures["bots"]}), flush=True)
+    if "models" not in skip:
+        figures["models"] = models(args.models, args.seconds, args.latency)
+        print(json.dumps({"models": figures["models"]}), flush=True)
+    if "memory" not in skip:
+        figures["memory"] = memory(args.memory)
+        print(json.dumps({"memory": figures["memory"]}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
