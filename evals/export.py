@@ -23,6 +23,7 @@ from sqlalchemy import exists, select
 from bangarena.harness.records import RULE_FOLLOWING_KINDS
 
 from .store import Store, StoreError
+from .store.rows import DECISION_COLUMNS
 from .store.tables import DecisionRow, MatchRow, MatchSeatRow, SuiteRow
 
 ExportFormat = Literal["jsonl", "parquet"]
@@ -63,31 +64,9 @@ MATCH_COLUMNS: Final = (
     "finished_at",
     "duration_s",
 )
-DECISION_EXPORT_COLUMNS: Final = (
-    "key",
-    "suite",
-    "status",
-    "index",
-    "move_index",
-    "seat",
-    "participant",
-    "decision",
-    "legal",
-    "move",
-    "how",
-    "outcome",
-    "attempts",
-    "retries",
-    "attempt_outcomes",
-    "input_tokens",
-    "output_tokens",
-    "cached_tokens",
-    "reasoning_tokens",
-    "cost_usd",
-    "latency_s",
-    "elapsed_s",
-    "autopilot_reason",
-)
+DECISION_EXPORT_COLUMNS: Final = ("key", "suite", "status", "index", *DECISION_COLUMNS[2:])
+"""A ``decisions`` line: the match's key, suite and status, then the stored telemetry columns
+(``idx`` is exported as ``index``)."""
 TRAJECTORY_COLUMNS: Final = (
     "key",
     "suite",
