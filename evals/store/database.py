@@ -19,6 +19,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlalchemy.pool import StaticPool
 
+from bangarena.harness.provenance import redact_credentials
+
 VERSION_TABLE: Final = "bangarena_schema"
 """Alembic's version table, named for this project so a shared PostgreSQL database can hold other
 applications' migrations too."""
@@ -60,11 +62,9 @@ def redact_url(url: str | Path) -> str:
     try:
         u = make_url(normalize_url(s))
     except (ArgumentError, StoreError, ValueError):
-        # Not a URL SQLAlchemy can read: hide anything between '//' and '@'.
-        head, sep, tail = s.partition("://")
-        if sep and "@" in tail:
-            return f"{head}://***@{tail.split('@', 1)[1]}"
-        return s
+        # Not a URL SQLAlchemy can read: the harness's textual redaction (user info, secret
+        # parameters, key-like tokens).
+        return redact_credentials(s)
     if u.query:
         query = {
             k: ("***" if any(w in k.lower() for w in _SECRET_PARAMS) else v)
