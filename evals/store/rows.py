@@ -218,33 +218,9 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
             )
             continue
         atts = m.attempts
-        if not atts:
-            append(
-                (
-                    0,
-                    idx,
-                    m.index,
-                    m.seat,
-                    who[m.seat],
-                    m.decision,
-                    m.legal,
-                    m.move,
-                    m.how,
-                    "ok" if m.how == "chosen" else None,
-                    0,
-                    m.retries,
-                    "",
-                    0,
-                    0,
-                    0,
-                    0,
-                    None,
-                    0.0,
-                    m.elapsed_s,
-                    m.autopilot_reason,
-                )
-            )
-            continue
+        # A decision without attempts (a bot's, or a give-up before any call) has no outcome
+        # of its own: "ok" when its move was chosen.
+        outcome = atts[-1].outcome if atts else ("ok" if m.how == "chosen" else None)
         costs = [a.cost_usd for a in atts if a.cost_usd is not None]
         append(
             (
@@ -257,7 +233,7 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
                 m.legal,
                 m.move,
                 m.how,
-                atts[-1].outcome,
+                outcome,
                 len(atts),
                 m.retries,
                 ",".join(a.outcome for a in atts),
@@ -266,7 +242,7 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
                 sum(a.usage.cached_tokens for a in atts),
                 sum(a.usage.reasoning_tokens for a in atts),
                 sum(costs) if costs else None,
-                round(sum(a.latency_s for a in atts), 6),
+                round(sum((a.latency_s for a in atts), 0.0), 6),
                 m.elapsed_s,
                 m.autopilot_reason,
             )
