@@ -136,6 +136,9 @@ async def ask(
             return await seat.decide(view, decision, deadline), view.cursor
         except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
             return _seat_error(e), view.cursor
+    if hasattr(seat, "decision_index"):
+        # agents outside the process name the decision they answer by its record index
+        seat.decision_index = len(game.state.history)  # type: ignore[attr-defined]
     if getattr(seat, "in_flight", None) is not None:
         seat.in_flight = None  # type: ignore[attr-defined]  # never a previous decision's
     task = asyncio.ensure_future(seat.decide(view, decision, deadline))
@@ -186,6 +189,9 @@ class Match:
         self.seats = list(seats)
         self.on_move = on_move
         self.match_id = match_id or uuid.uuid4().hex[:12]
+        for s in seats:
+            if hasattr(s, "match_id"):  # seats that tell an outside agent which match it is in
+                s.match_id = self.match_id  # type: ignore[attr-defined]
         self.close_seats = close_seats
         self.provenance = current_provenance(command)
         self.viewer = viewer_of(seats)

@@ -6,6 +6,10 @@ The driver gives a seat only its own view (events since its previous decision) a
 decision; a seat never sees the game. A seat may also define ``async def eliminated(view)``: the
 driver calls it once, with the seat's own view, when the seat is eliminated and the game goes on
 (bounded by its time per move) — the terminal seat tells the person and lets them watch or leave.
+
+Seats that talk to an agent outside the process (the seat service's remote seats, push agents)
+may define ``match_id`` and ``decision_index`` attributes: the driver sets the first when the
+match is made and the second (the decision's index in the match record) before each decision.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""A thin HTTP client for remote agents (imports no other BangArena package)."""

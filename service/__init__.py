@@ -1,0 +1,1 @@
+"""The seat service: the FastAPI app behind `bangarena serve`."""
