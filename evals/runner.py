@@ -570,8 +570,7 @@ async def _store_batch(
 
 
 def _write_all(store: Store, prepared: list[Any]) -> None:
-    for p in prepared:
-        store.write_prepared(p)
+    store.write_many(prepared)
 
 
 __all__ = [

@@ -19,7 +19,9 @@ from bangarena.harness.records import MatchRecord, MoveRecord
 from ..schedule import PlannedMatch
 
 RECORD_FORMAT: Final = "zlib+json"
-ZLIB_LEVEL: Final = 6
+ZLIB_LEVEL: Final = 3
+"""Level 3 takes ~40 % of level 6's time for records ~25 % larger (a bots match: 0.66 vs 1.6 ms,
+10.7 vs 8.7 KB)."""
 MATCH_STATUSES: Final = ("done", "void")
 
 DECISION_COLUMNS: Final = (
@@ -218,6 +220,13 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
             )
             continue
         atts = m.attempts
+        if not atts:  # a bot's decision, or a give-up before any call: nothing to add up
+            append(
+                (0, idx, m.index, m.seat, who[m.seat], m.decision, m.legal, m.move, m.how,
+                 "ok" if m.how == "chosen" else None, 0, m.retries, "", 0, 0, 0, 0, None, 0.0,
+                 m.elapsed_s, m.autopilot_reason)
+            )  # fmt: skip
+            continue
         # A decision without attempts (a bot's, or a give-up before any call) has no outcome
         # of its own: "ok" when its move was chosen.
         outcome = atts[-1].outcome if atts else ("ok" if m.how == "chosen" else None)

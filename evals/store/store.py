@@ -250,27 +250,42 @@ class Store:
 
     def write_prepared(self, prepared: PreparedMatch) -> bool:
         """Insert a prepared match (see :meth:`write_match`)."""
-        sid = self._require(prepared.suite)
-        values = {**prepared.match, "suite_id": sid, "stored_at": datetime.now(UTC)}
-        matches = MatchRow.__table__
         try:
-            # Core inserts, one executemany per table, the decisions through the driver: the
-            # ORM's bulk path costs more than the match itself for a bot game.
             with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
-                match_id = conn.execute(
-                    insert(matches).returning(matches.c.id), values
-                ).scalar_one()
-                conn.execute(
-                    insert(MatchSeatRow.__table__),
-                    [{**s, "match_id": match_id} for s in prepared.seats],
-                )
-                if prepared.decisions:
-                    self._insert_decisions(conn, [(match_id, *t[1:]) for t in prepared.decisions])
+                self._insert_prepared(conn, prepared)
         except IntegrityError:
             if prepared.status == "done" and prepared.key in self.done_keys(prepared.suite):
                 return False
             raise
         return True
+
+    def write_many(self, prepared: Sequence[PreparedMatch]) -> int:
+        """Insert prepared matches in one transaction (a batch costs one commit, not one per
+        match; a crash keeps none of them, so none is half-written). If one of them is done
+        already, they are written one by one instead. Returns how many were written."""
+        if len(prepared) <= 1:
+            return sum(self.write_prepared(p) for p in prepared)
+        try:
+            with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
+                for p in prepared:
+                    self._insert_prepared(conn, p)
+        except IntegrityError:
+            return sum(self.write_prepared(p) for p in prepared)
+        return len(prepared)
+
+    def _insert_prepared(self, conn: Connection, prepared: PreparedMatch) -> None:
+        sid = self._require(prepared.suite)
+        values = {**prepared.match, "suite_id": sid, "stored_at": datetime.now(UTC)}
+        matches = MatchRow.__table__
+        # Core inserts, one executemany per table, the decisions through the driver: the
+        # ORM's bulk path costs more than the match itself for a bot game.
+        match_id = conn.execute(insert(matches).returning(matches.c.id), values).scalar_one()
+        conn.execute(
+            insert(MatchSeatRow.__table__),
+            [{**s, "match_id": match_id} for s in prepared.seats],
+        )
+        if prepared.decisions:
+            self._insert_decisions(conn, [(match_id, *t[1:]) for t in prepared.decisions])
 
     def _insert_decisions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         cols = ", ".join(DECISION_COLUMNS)

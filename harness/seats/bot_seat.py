@@ -29,6 +29,11 @@ class BotSeat:
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
         return SeatAnswer(self.bot.choose(view, decision), DecisionTelemetry())
 
+    def choose_now(self, view: SeatView, decision: Decision) -> str:
+        """The bot's move at once: the driver calls this instead of :meth:`decide` (no clock,
+        no telemetry — a bot answers in microseconds)."""
+        return self.bot.choose(view, decision)
+
     def seat_record(self, seat: int, time_per_move_s: float, transcripts: bool) -> SeatRecord:
         return SeatRecord(
             seat=seat, spec=self.spec, display_name=self.display_name, controller="bot",
