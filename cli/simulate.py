@@ -42,6 +42,9 @@ def simulate_command(
     no_check: bool = typer.Option(
         False, "--no-check", help="Skip the invariant checks (speed runs)."
     ),
+    expansions: str = typer.Option(
+        "", "--expansions", help="Comma-separated expansions every game has (armed_dangerous)."
+    ),
 ) -> None:
     """Play N seeded games and print one JSON object with the totals (see
     :data:`SIMULATE_HELP`)."""
@@ -71,18 +74,31 @@ def simulate_command(
         teams = parse_players(players)
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--players") from None
+    exps = parse_expansions(expansions)
     if mode == "double_agent" and any(c.seats == 4 for c in cells(seats, mode)):
         typer.echo(
             "note: double_agent at 4 seats plays the classic roles (the double agent joins "
             "from 5 seats; rules.md)",
             err=True,
         )
-    summary = simulate(games, seed, seats, mode, check=not no_check, players=teams)
+    summary = simulate(games, seed, seats, mode, check=not no_check, players=teams, expansions=exps)
     print(json.dumps(summary.to_dict()))
     if summary.violations:
         for v in summary.violations[:10]:
             print(v, file=sys.stderr)
         raise typer.Exit(1)
+
+
+def parse_expansions(text: str) -> tuple[str, ...]:
+    """``--expansions a,b`` as a tuple; an unknown name is a ``--expansions`` error."""
+    from bangarena.engine import ConfigError
+    from bangarena.engine.config import check_expansions
+
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    try:
+        return check_expansions(names)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--expansions") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,7 @@ for records and referees, never for a seat. Every public entry point checks its 
 raises a typed :class:`EngineError` without changing the game.
 """
 
+from .cards import EXPANSIONS
 from .config import DEFAULT_MAX_ROUNDS, GameConfig
 from .errors import (
     ConfigError,
@@ -25,7 +26,7 @@ from .events import EVENT_TYPES, Event, event_dict
 from .game import Game, new_game, replay
 from .legal import autopilot_move
 from .moves import DECISION_KINDS, MOVE_KINDS, Decision, Move
-from .version import ENGINE_VERSION, RULES_VERSION
+from .version import ENGINE_VERSION, RULES_VERSION, rules_version
 from .views import DecisionInfo, PlayerView, SeatView, card_kind, view_to_dict
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "DEFAULT_MAX_ROUNDS",
     "ENGINE_VERSION",
     "EVENT_TYPES",
+    "EXPANSIONS",
     "MOVE_KINDS",
     "RULES_VERSION",
     "ConfigError",
@@ -59,5 +61,6 @@ __all__ = [
     "event_dict",
     "new_game",
     "replay",
+    "rules_version",
     "view_to_dict",
 ]

@@ -1,7 +1,9 @@
-"""The 22 card kinds and the 80-card deck table (rules.md §6, §8).
+"""The card kinds and deck tables: the base game's 22 kinds and 80 cards (rules.md §6, §8) and
+the Armed & Dangerous expansion's 22 kinds and 28 cards (docs/rules-decisions.md).
 
-Cards are identified at run time by their index in :data:`DECK` (0..79); every card also has a
-readable id such as ``shot_07`` that names it in events, moves and scenarios.
+Cards are identified at run time by their index in :data:`ALL_CARDS` (0..79 the base deck,
+80..107 the expansion's cards, in every game that has it); every card also has a readable id
+such as ``shot_07`` that names it in events, moves and scenarios.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ class CardKind:
     copies: int
     range: int = 0
     unlimited_shots: bool = False
-    target: str = "none"  # none | any_other | in_range | distance1 | other_not_sheriff
+    target: str = "none"  # none | any_other | in_range | distance1 | other_not_sheriff | any
+    expansion: str = ""  # the expansion that adds the kind ("" for the base game)
+    dangerous: bool = False  # an orange-bordered card: arrives with Load tokens
+    cost: int = 0  # Dangerous card: tokens its effect costs; brown card: its upgrade's cost
 
 
 CARD_KINDS: Final[tuple[CardKind, ...]] = (
@@ -54,8 +59,44 @@ CARD_KINDS: Final[tuple[CardKind, ...]] = (
     CardKind("carbine", WEAPON, 1, range=4),
     CardKind("long_rifle", WEAPON, 1, range=5),
 )
-KIND_BY_ID: Final = {k.id: k for k in CARD_KINDS}
+ARMED_DANGEROUS: Final = "armed_dangerous"
+EXPANSIONS: Final = (ARMED_DANGEROUS,)
+"""The expansions a game may have (``GameConfig.expansions``)."""
+
+_AD = ARMED_DANGEROUS
+AD_KINDS: Final[tuple[CardKind, ...]] = (
+    # Dangerous objects and weapons: ``cost`` tokens paid from the card use its effect.
+    CardKind("ace_up_the_sleeve", BLUE, 1, expansion=_AD, dangerous=True, cost=2),
+    CardKind("bandolier", BLUE, 1, expansion=_AD, dangerous=True, cost=1),
+    CardKind("bomb", BLUE, 1, target="any", expansion=_AD, dangerous=True),
+    CardKind("bell_tower", BLUE, 1, expansion=_AD, dangerous=True, cost=1),
+    CardKind("crate", BLUE, 1, expansion=_AD, dangerous=True, cost=2),
+    CardKind("tumbleweed", BLUE, 1, expansion=_AD, dangerous=True, cost=1),
+    CardKind("whip", BLUE, 1, expansion=_AD, dangerous=True, cost=3),
+    CardKind("beer_keg", BLUE, 1, expansion=_AD, dangerous=True, cost=3),
+    CardKind("lockpick", BLUE, 1, expansion=_AD, dangerous=True, cost=3),
+    CardKind("big_fifty", WEAPON, 1, range=6, expansion=_AD, dangerous=True, cost=1),
+    CardKind("buntline_special", WEAPON, 1, range=2, expansion=_AD, dangerous=True, cost=1),
+    CardKind("double_barrel", WEAPON, 1, range=1, expansion=_AD, dangerous=True, cost=1),
+    CardKind("thunderer", WEAPON, 1, range=3, expansion=_AD, dangerous=True, cost=1),
+    # New brown cards: ``cost`` is the upgrade's (0: no upgrade).
+    CardKind("mule_train", BROWN, 1, expansion=_AD, cost=2),
+    CardKind("little_nip", BROWN, 1, expansion=_AD, cost=3),
+    CardKind("quick_shot", BROWN, 1, target="in_range", expansion=_AD, cost=1),
+    CardKind("flintlock", BROWN, 1, target="in_range", expansion=_AD, cost=2),
+    CardKind("arrow", BROWN, 1, target="any_other", expansion=_AD, cost=1),
+    CardKind("duck", BROWN, 1, expansion=_AD, cost=2),
+    CardKind("reloading", BROWN, 1, expansion=_AD),
+    CardKind("rust", BROWN, 1, expansion=_AD),
+    CardKind("squaw", BROWN, 1, target="any", expansion=_AD, cost=2),
+)
+ALL_KINDS: Final = CARD_KINDS + AD_KINDS
+KIND_BY_ID: Final = {k.id: k for k in ALL_KINDS}
+"""Every card kind of the base game and of every expansion, by id."""
 KIND_IDS: Final = tuple(k.id for k in CARD_KINDS)
+"""The base game's card kinds."""
+AD_KIND_IDS: Final = tuple(k.id for k in AD_KINDS)
+DANGEROUS: Final = frozenset(k.id for k in AD_KINDS if k.dangerous)
 REVOLVER_RANGE: Final = 1
 
 
@@ -115,10 +156,78 @@ def _build_deck() -> tuple[Card, ...]:
 
 
 DECK: Final[tuple[Card, ...]] = _build_deck()
+"""The base game's 80 cards."""
 CARD_BY_ID: Final = {c.id: c for c in DECK}
 DECK_SIZE: Final = len(DECK)
-CARD_KIND_OF: Final = tuple(c.kind for c in DECK)
-CARD_IDS: Final = tuple(c.id for c in DECK)
-HEARTS: Final = tuple(c.suit == "hearts" for c in DECK)
-EXPLODES: Final = tuple(c.explodes for c in DECK)
-RED: Final = tuple(c.red for c in DECK)
+
+# The expansion's 28 cards with their printed suits and ranks (spec armed-dangerous.md); the
+# base kinds' copies continue their numbering (shot_26 …).
+_AD_CARDS: Final = (
+    ("ace_up_the_sleeve", "hearts", "A"),
+    ("bandolier", "hearts", "2"),
+    ("big_fifty", "spades", "Q"),
+    ("bomb", "diamonds", "7"),
+    ("buntline_special", "spades", "J"),
+    ("bell_tower", "clubs", "7"),
+    ("crate", "hearts", "3"),
+    ("tumbleweed", "clubs", "4"),
+    ("double_barrel", "clubs", "6"),
+    ("whip", "clubs", "5"),
+    ("beer_keg", "hearts", "4"),
+    ("lockpick", "clubs", "2"),
+    ("thunderer", "clubs", "3"),
+    ("mule_train", "spades", "2"),
+    ("little_nip", "hearts", "5"),
+    ("quick_shot", "spades", "3"),
+    ("flintlock", "spades", "A"),
+    ("arrow", "diamonds", "5"),
+    ("duck", "diamonds", "3"),
+    ("reloading", "diamonds", "4"),
+    ("rust", "spades", "9"),
+    ("squaw", "diamonds", "3"),
+    ("shot", "hearts", "6"),
+    ("shot", "clubs", "2"),
+    ("shot", "diamonds", "2"),
+    ("shot", "diamonds", "3"),
+    ("knock_off", "hearts", "3"),
+    ("ricochet", "spades", "K"),
+)
+
+
+def _build_expansion_cards() -> tuple[Card, ...]:
+    counters = {k.id: k.copies for k in CARD_KINDS}
+    cards = []
+    for i, (kind, suit, rank) in enumerate(_AD_CARDS, start=len(DECK)):
+        counters[kind] = counters.get(kind, 0) + 1
+        cards.append(Card(i, f"{kind}_{counters[kind]:02d}", kind, suit, rank))
+    return tuple(cards)
+
+
+AD_CARDS: Final[tuple[Card, ...]] = _build_expansion_cards()
+"""The Armed & Dangerous expansion's 28 cards (indexes 80..107)."""
+ALL_CARDS: Final[tuple[Card, ...]] = DECK + AD_CARDS
+"""Every physical card of the base game and the expansions, indexed by card number."""
+ALL_CARD_BY_ID: Final = {c.id: c for c in ALL_CARDS}
+EXPANSION_CARDS: Final[dict[str, tuple[Card, ...]]] = {ARMED_DANGEROUS: AD_CARDS}
+CARD_KIND_OF: Final = tuple(c.kind for c in ALL_CARDS)
+CARD_IDS: Final = tuple(c.id for c in ALL_CARDS)
+HEARTS: Final = tuple(c.suit == "hearts" for c in ALL_CARDS)
+EXPLODES: Final = tuple(c.explodes for c in ALL_CARDS)
+RED: Final = tuple(c.red for c in ALL_CARDS)
+HIGH_RANK: Final = tuple(c.rank in ("J", "Q", "K", "A") for c in ALL_CARDS)
+DIAMONDS: Final = tuple(c.suit == "diamonds" for c in ALL_CARDS)
+IS_DANGEROUS: Final = tuple(c.kind in DANGEROUS for c in ALL_CARDS)
+
+
+def game_cards(expansions: tuple[str, ...] | list[str]) -> tuple[Card, ...]:
+    """The cards of a game with ``expansions``: the base deck, then each expansion's cards."""
+    out = DECK
+    for e in EXPANSIONS:  # in a fixed order, so indexes never depend on how they were listed
+        if e in expansions:
+            out = out + EXPANSION_CARDS[e]
+    return out
+
+
+def game_deck_size(expansions: tuple[str, ...] | list[str]) -> int:
+    """How many cards a game with ``expansions`` has (80, or 108 with Armed & Dangerous)."""
+    return len(game_cards(expansions))

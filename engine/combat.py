@@ -3,16 +3,26 @@ Twin Barrels and Canteen; Raid; Duel; life loss with Stone Leopard, Collector an
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import deck_ops as ops
-from .cards import DECK
+from .cards import CARD_IDS
 from .events import Answered, Cancelled, Healed, Hit, Stole
 from .moves import ANSWER_DUEL, ANSWER_RAID, ANSWER_SHOT, BRACE, HEAL_DISCARD, Move
 from .state import GameState, Player
 from .table import bonesetter_can_heal, distance, has_cover
 
+# The Armed & Dangerous module (engine/armed.py), set by it when it loads: it imports this one.
+ARMED: Any = None
+
 
 def task_shot(g: GameState, task: list) -> None:
-    """``["shot", shooter, target, card]``: a Shot or Buckshot hit on ``target``."""
+    """``["shot", shooter, target, card]``: a Shot or Buckshot hit on ``target`` (and in
+    Armed & Dangerous games every Shot-symbol effect; a fifth item is the weapon effect on it:
+    ``big_fifty``, ``buntline`` or ``sure``)."""
+    if len(task) > 4 or g.expansions:
+        _shot_ad(g, task)
+        return
     _, shooter, target, card = task
     p = g.players[target]
     if not p.alive:
@@ -32,10 +42,58 @@ def task_shot(g: GameState, task: list) -> None:
     g.pending = [ANSWER_SHOT, target, shooter, needed, card]
 
 
+def _shot_ad(g: GameState, task: list) -> None:
+    shooter, target, card = task[1], task[2], task[3]
+    flag = task[4] if len(task) > 4 else ""
+    p = g.players[target]
+    if not p.alive:
+        return
+    needed = 1
+    if (
+        card == "shot"
+        and g.players[shooter].character == "twin_barrels"
+        and distance(g, shooter, target) == 1
+    ):
+        # With Buntline Special's effect a Twin Barrels Shot needs 3 (seed 004).
+        needed = 3 if flag == "buntline" else 2
+    if flag not in ("big_fifty", "sure") and has_cover(g, p):
+        if g.mode == "old_classic":
+            covered = ops.flip_check(g, p, "cover")
+            ctx = (shooter, card, needed, flag)
+            if covered is not None and ARMED.tumbleweed_window(g, target, "cover", covered, *ctx):
+                return
+            cover_result(g, target, bool(covered), [shooter, card, needed, flag])
+            return
+        cover_result(g, target, ops.cover_check(g, p), [shooter, card, needed, flag])
+        return
+    _open_shot_window(g, target, shooter, needed, card, flag)
+
+
+def cover_result(g: GameState, target: int, covered: bool, ctx: list) -> None:
+    """After the Cover check of an Armed & Dangerous Shot: cancelled, or the answer window."""
+    shooter, card, needed, flag = ctx
+    if not g.players[target].alive:
+        return
+    if covered:
+        needed -= 1
+        if needed == 0:
+            g.log.append(Cancelled(seat=target, source=shooter, by="cover"))
+            ARMED.on_shot_cancelled(g, target, shooter, card, flag)
+            return
+    _open_shot_window(g, target, shooter, needed, card, flag)
+
+
+def _open_shot_window(g: GameState, target: int, shooter: int, needed: int, card: str,
+                      flag: str) -> None:  # fmt: skip
+    g.pending = [ANSWER_SHOT, target, shooter, needed, card]
+    if flag:
+        g.pending.append(flag)
+
+
 def _answer_card(g: GameState, p: Player, move: Move, against: int) -> None:
     c = ops.first_of_kind(p, move.card)
     ops.discard_card(g, c)
-    g.log.append(Answered(seat=p.seat, card=DECK[c].id, as_kind=move.option, against=against))
+    g.log.append(Answered(seat=p.seat, card=CARD_IDS[c], as_kind=move.option, against=against))
     ops.remove_from_hand(g, p, c)
 
 
@@ -46,6 +104,9 @@ def _heal_first(g: GameState, pending: list) -> None:
 
 
 def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
+    if g.expansions:
+        _resolve_answer_shot_ad(g, pending, move)
+        return
     _, seat, shooter, needed, card = pending
     p = g.players[seat]
     if move.kind == "take_hit":
@@ -63,6 +124,46 @@ def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
             g.log.append(Cancelled(seat=seat, source=shooter, by="ricochet"))
 
 
+def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
+    seat, shooter, needed, card = pending[1], pending[2], pending[3], pending[4]
+    flag = pending[5] if len(pending) > 5 else ""
+    p = g.players[seat]
+    armed = ARMED
+    if move.kind == "take_hit":
+        task = ["lose_now", seat, shooter, 1, card]
+        if flag == "big_fifty":
+            task.append(flag)  # the target's ability is ignored for this Shot
+        g.stack.append(task)
+        return
+    if move.kind == "heal":
+        _heal_first(g, pending)
+        return
+    if move.card == "canteen":
+        _answer_card(g, p, move, shooter)
+        g.log.append(Cancelled(seat=seat, source=shooter, by="canteen"))
+        armed.on_shot_cancelled(g, seat, shooter, card, flag)
+        return
+    if move.kind == "use":  # Crate: a Ricochet paid with 2 of its tokens
+        from .events import Used
+        from .loads import card_of, spend
+
+        crate = card_of(p, "crate")
+        g.log.append(Used(seat=seat, what=CARD_IDS[crate], target=shooter))
+        spend(g, p, crate, 2, "crate")
+        by = "crate"
+    else:
+        by = "duck" if move.card == "duck" else "ricochet"
+        _answer_card(g, p, move, shooter)
+    if needed > 1:
+        g.stack.append(["window", *pending[:3], needed - 1, *pending[4:]])
+    else:
+        g.log.append(Cancelled(seat=seat, source=shooter, by=by))
+        armed.on_shot_cancelled(g, seat, shooter, card, flag)
+    if by == "duck":
+        # Duck!'s upgrade: 2 tokens to take it back into the hand (asked right away).
+        g.stack.append(["take_back", seat, "duck"])
+
+
 def task_window(g: GameState, task: list) -> None:
     """Re-open an answer window (after a heal or a first Ricochet) if its seat still lives."""
     if g.players[task[2]].alive:
@@ -70,15 +171,16 @@ def task_window(g: GameState, task: list) -> None:
 
 
 def task_raid(g: GameState, task: list) -> None:
-    """``["raid", attacker, target]``."""
+    """``["raid", attacker, target]`` (Armed & Dangerous: ``["raid", attacker, target, "arrow"]``
+    for an Arrow, answered the same way)."""
     if g.players[task[2]].alive:
-        g.pending = [ANSWER_RAID, task[2], task[1]]
+        g.pending = [ANSWER_RAID, task[2], task[1], *task[3:]]
 
 
 def resolve_answer_raid(g: GameState, pending: list, move: Move) -> None:
-    _, seat, attacker = pending
+    seat, attacker = pending[1], pending[2]
     if move.kind == "take_hit":
-        g.stack.append(["lose_now", seat, attacker, 1, "raid"])
+        g.stack.append(["lose_now", seat, attacker, 1, pending[3] if len(pending) > 3 else "raid"])
     elif move.kind == "heal":
         _heal_first(g, pending)
     else:
@@ -125,20 +227,30 @@ def resolve_brace(g: GameState, pending: list, move: Move) -> None:
 
 
 def task_lose_now(g: GameState, task: list) -> None:
-    _, seat, source, amount, cause = task
+    """``["lose_now", seat, source, amount, cause]`` (a sixth item ``big_fifty``: the
+    victim's ability is ignored)."""
+    seat, source, amount, cause = task[1], task[2], task[3], task[4]
     p = g.players[seat]
     if p.alive:
-        lose_life(g, p, source, amount, cause)
+        lose_life(g, p, source, amount, cause, ignore=len(task) > 5)
 
 
-def lose_life(g: GameState, p: Player, source: int, amount: int, cause: str) -> None:
-    """Apply a hit: life loss, then Stone Leopard / Collector, then elimination at 0."""
+def lose_life(
+    g: GameState, p: Player, source: int, amount: int, cause: str, ignore: bool = False
+) -> None:
+    """Apply a hit: life loss, then Stone Leopard / Collector (Julie Cutter's flip), then
+    elimination at 0. ``ignore``: Big Fifty ignores the victim's ability."""
     p.life = max(0, p.life - amount)
     p.v += 1
     src = source if source >= 0 else None
     g.log.append(Hit(seat=p.seat, source=src, amount=amount, cause=cause, life=p.life))
     if p.life == 0:
         g.stack.append(["eliminate", p.seat, source])
+        return
+    if ignore:
+        return
+    if p.character == "julie_cutter" and src is not None and src != p.seat:
+        ARMED.julie_trigger(g, p, src)
         return
     if p.character == "stone_leopard":
         ops.draw(g, p, 2 if p.life <= 2 else 1, "stone_leopard")
@@ -155,7 +267,7 @@ def lose_life(g: GameState, p: Player, source: int, amount: int, cause: str) -> 
                     victim=src,
                     from_hand=True,
                     reason="collector",
-                    card=DECK[c].id,
+                    card=CARD_IDS[c],
                     private_to=[p.seat, src],
                 )
             )

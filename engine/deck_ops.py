@@ -7,21 +7,23 @@ masks (who may know a card's identity) are kept in one place.
 from __future__ import annotations
 
 from . import rng
-from .cards import CARD_KIND_OF, DECK, EXPLODES, HEARTS
+from .cards import CARD_IDS, CARD_KIND_OF, EXPLODES, HEARTS, RED
 from .events import Check, Discarded, Drew, Reshuffled
 from .state import PUBLIC_BIT, GameState, Player
 
 SHUFFLE = rng.STREAMS.index("shuffle")
 COIN = rng.STREAMS.index("coin")
 PICK = rng.STREAMS.index("pick")
+# Checks that succeed on a red card (♥ ♦): the Bomb passes on, Julie Cutter shoots back.
+RED_CHECKS = frozenset({"bomb", "julie_cutter"})
 
 
 def card_id(c: int) -> str:
-    return DECK[c].id
+    return CARD_IDS[c]
 
 
 def ids(cards: list[int]) -> list[str]:
-    return [DECK[c].id for c in cards]
+    return [CARD_IDS[c] for c in cards]
 
 
 def reshuffle(g: GameState) -> bool:
@@ -104,12 +106,17 @@ def last_of_kind(p: Player, kind: str) -> int:
 def discard_from_hand(g: GameState, p: Player, c: int, reason: str) -> None:
     """Discard card ``c`` from ``p``'s hand, publicly."""
     discard_card(g, c)
-    g.log.append(Discarded(seat=p.seat, cards=[DECK[c].id], reason=reason))
+    g.log.append(Discarded(seat=p.seat, cards=[CARD_IDS[c]], reason=reason))
     remove_from_hand(g, p, c)
 
 
 def random_hand_card(g: GameState, p: Player) -> int:
-    """A uniformly random card of ``p``'s hand (Snatch, Knock Off, Grip, Collector)."""
+    """A uniformly random card of ``p``'s hand (Snatch, Knock Off, Grip, Collector, Lockpick).
+
+    A scenario may script the outcomes (``picks``, card numbers): the first scripted pick is
+    used, and consumed, when that card is in the hand; otherwise the RNG picks."""
+    if g.picks and g.picks[0] in p.hand:
+        return g.picks.pop(0)
     return p.hand[rng.below(g.rng, PICK, len(p.hand))]
 
 
@@ -140,6 +147,8 @@ def flip_check(g: GameState, p: Player, reason: str) -> bool | None:
         return None
     if reason == "dynamite":
         success = any(not EXPLODES[c] for c in flipped)
+    elif reason in RED_CHECKS:
+        success = any(RED[c] for c in flipped)
     else:
         success = any(HEARTS[c] for c in flipped)
     g.log.append(Check(seat=p.seat, reason=reason, cards=ids(flipped), coins=[], success=success))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import deck_ops as ops
 from .events import Discarded, Eliminated, Penalty, Scavenged, StarGained
+from .loads import character_out, left_play
 from .moves import BOUNTY_PICK, GLORY_UPGRADE, Move
 from .roles import DEPUTY, OLD_CLASSIC, OLD_CLASSIC_OUTLAW_REWARD, OUTLAW
 from .state import GameState, Player
@@ -12,11 +13,15 @@ from .table import table_changed
 from .victory import check_victory
 
 
-def _all_cards(p: Player) -> tuple[list[int], list[int]]:
-    """(hand, in play with the weapon last) and empties the player's areas."""
+def _all_cards(g: GameState, p: Player, reason: str) -> tuple[list[int], list[int]]:
+    """(hand, in play with the weapon last) and empties the player's areas (Armed &
+    Dangerous: the tokens on its Dangerous cards go back to the supply)."""
     hand, table = p.hand, p.in_play
     if p.weapon >= 0:
         table = table + [p.weapon]
+    if g.expansions:
+        for c in table:
+            left_play(g, p, c, reason)
     p.hand, p.in_play, p.weapon = [], [], -1
     p.v += 1
     return hand, table
@@ -30,7 +35,9 @@ def task_eliminate(g: GameState, task: list) -> None:
     victim.v += 1
     table_changed(g)
     g.log.append(Eliminated(seat=seat, role=victim.role, killer=killer if killer >= 0 else None))
-    hand, table = _all_cards(victim)
+    hand, table = _all_cards(g, victim, "eliminated")
+    if g.expansions:
+        character_out(g, victim, "eliminated")
     scavenger = next((p for p in g.players if p.alive and p.character == "scavenger"), None)
     if scavenger is not None:
         bit = 1 << scavenger.seat
@@ -56,7 +63,7 @@ def task_eliminate(g: GameState, task: list) -> None:
     k = g.players[killer] if killer >= 0 else None
     penalty = k is not None and k.seat == g.sheriff and victim.role == DEPUTY
     if penalty:
-        hand, table = _all_cards(k)
+        hand, table = _all_cards(g, k, "penalty")
         for c in hand + table:
             ops.discard_card(g, c)
         g.log.append(Penalty(seat=k.seat, cards=ops.ids(hand + table)))

@@ -18,6 +18,7 @@ class Event:
 
     KIND: ClassVar[str] = ""
     HIDDEN: ClassVar[tuple[str, ...]] = ()
+    EXPANSION: ClassVar[str] = ""  # the expansion whose games have this event ("" for all)
     private_to: list[int] | None = None
     # The rendered [public, private] forms, built once: a logged event never changes.
     forms: list[dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
@@ -26,10 +27,11 @@ class Event:
 E = TypeVar("E", bound=Event)
 
 
-def _event(kind: str, hidden: tuple[str, ...] = ()):
+def _event(kind: str, hidden: tuple[str, ...] = (), expansion: str = ""):
     def wrap(cls):
         cls.KIND = kind
         cls.HIDDEN = hidden
+        cls.EXPANSION = expansion
         return dataclass(slots=True, kw_only=True)(cls)
 
     return wrap
@@ -296,13 +298,65 @@ class GameOver(Event):
     roles: list[str]
 
 
-EVENT_TYPES: tuple[type[Event], ...] = tuple(
+# -- Armed & Dangerous -----------------------------------------------------------------------
+_AD = "armed_dangerous"
+
+
+@_event("tokens", expansion=_AD)
+class Tokens(Event):
+    """Load tokens on one holder changed: ``holder`` is ``character`` (``seat``'s character) or
+    the id of a Dangerous card in front of ``seat``; ``change`` how many came (+) or went (−),
+    ``tokens`` how many it now has, ``supply`` how many the common supply now has."""
+
+    seat: int
+    holder: str
+    change: int
+    tokens: int
+    supply: int
+    reason: str
+
+
+@_event("used", expansion=_AD)
+class Used(Event):
+    """``seat`` used an effect: a Dangerous card's (``what`` its card id), a character's
+    ability (``what`` the character) or a brown card's upgrade (``what`` its card kind);
+    ``target`` the seat it aims at, if any."""
+
+    seat: int
+    what: str
+    target: int | None
+
+
+@_event("bomb_passed", expansion=_AD)
+class BombPassed(Event):
+    seat: int
+    to: int
+
+
+@_event("bomb_exploded", expansion=_AD)
+class BombExploded(Event):
+    seat: int
+
+
+@_event("ignored", expansion=_AD)
+class Ignored(Event):
+    """Ms. Abigail ignored a brown card of rank J, Q, K or A aimed at her alone."""
+
+    seat: int
+    source: int
+    card: str
+
+
+ALL_EVENT_TYPES: tuple[type[Event], ...] = tuple(
     c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Event) and c.KIND
 )
-EVENT_BY_KIND: dict[str, type[Event]] = {c.KIND: c for c in EVENT_TYPES}
+EVENT_TYPES: tuple[type[Event], ...] = tuple(c for c in ALL_EVENT_TYPES if not c.EXPANSION)
+"""The base game's events (what the base schemas and rules describe)."""
+AD_EVENT_TYPES: tuple[type[Event], ...] = tuple(c for c in ALL_EVENT_TYPES if c.EXPANSION == _AD)
+EVENT_BY_KIND: dict[str, type[Event]] = {c.KIND: c for c in ALL_EVENT_TYPES}
 _FIELDS: dict[type[Event], tuple[str, ...]] = {
     c: tuple(f.name for f in fields(c) if f.name not in ("private_to", "forms"))
-    for c in EVENT_TYPES
+    for c in ALL_EVENT_TYPES
 }
 
 
@@ -363,7 +417,7 @@ def _builder(cls: type[Event], hide: bool) -> Callable[[Event], dict[str, Any]]:
 
 # Per event class: (the full form's renderer, the hidden form's renderer).
 _BUILDERS: dict[type[Event], tuple[Callable[[Event], dict[str, Any]], ...]] = {
-    c: (_builder(c, False), _builder(c, True)) for c in EVENT_TYPES
+    c: (_builder(c, False), _builder(c, True)) for c in ALL_EVENT_TYPES
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import combat, elimination, plays, turn
+from . import armed, combat, elimination, loads, plays, turn
 from .events import move_made
 from .legal import legal_moves
 from .moves import (
@@ -14,14 +14,20 @@ from .moves import (
     ANSWER_SHOT,
     BOUNTY_PICK,
     BRACE,
+    DISCARD_CARD,
     DISCARD_EXCESS,
     DRAW_CHOICE,
     DRAW_KEEP,
     GLORY_UPGRADE,
     HEAL_DISCARD,
+    LOAD_TOKEN,
+    OPTION,
+    PASS_BOMB,
+    PAY_TOKEN,
     PICK_CARD,
     PLAY,
     SECRET_MOVE_KINDS,
+    TAKE_TOKEN,
     Move,
 )
 from .state import GameState
@@ -44,6 +50,36 @@ TASKS: dict[str, Callable[[GameState, list], None]] = {
     "new_star": elimination.task_new_star,
     "bounty_pick": elimination.task_bounty_pick,
     "pick_card": plays.task_pick_card,
+    # Armed & Dangerous
+    "checked": lambda g, task: CHECK_RESULTS[task[1]](g, task[2], task[3], task[4]),
+    "pay": loads.task_pay,
+    "load": loads.task_load,
+    "shoot": armed.task_shoot,
+    "abigail": armed.task_abigail,
+    "mule_train": armed.task_mule_train,
+    "little_nip": armed.task_little_nip,
+    "quick_shot": armed.task_quick_shot,
+    "arrow": armed.task_arrow,
+    "squaw": armed.task_squaw,
+    "take_back": armed.task_take_back,
+    "discard_card": armed.task_discard_card,
+    "draw_n": armed.task_draw_n,
+    "heal_n": armed.task_heal_n,
+    "to_hand": armed.task_to_hand,
+    "preacher": armed.task_preacher,
+    "lockpick": armed.task_lockpick,
+    "bomb": armed.task_bomb,
+    "tumbleweed": armed.task_tumbleweed,
+    "julie": armed.task_julie,
+}
+
+# What a check's result does, by check (after Tumbleweed's window: ``["checked", …]``).
+CHECK_RESULTS: dict[str, Callable[[GameState, int, bool, list], None]] = {
+    "dynamite": turn.dynamite_result,
+    "jail": turn.jail_result,
+    "bomb": armed.bomb_result,
+    "julie_cutter": armed.julie_result,
+    "cover": combat.cover_result,
 }
 
 RESOLVERS: dict[str, Callable[[GameState, list, Move], None]] = {
@@ -59,6 +95,12 @@ RESOLVERS: dict[str, Callable[[GameState, list, Move], None]] = {
     PICK_CARD: plays.resolve_pick_card,
     GLORY_UPGRADE: elimination.resolve_glory_upgrade,
     BOUNTY_PICK: elimination.resolve_bounty_pick,
+    OPTION: armed.resolve_option,
+    PAY_TOKEN: loads.resolve_pay,
+    LOAD_TOKEN: loads.resolve_load,
+    DISCARD_CARD: armed.resolve_discard_card,
+    TAKE_TOKEN: armed.resolve_take_token,
+    PASS_BOMB: armed.resolve_pass_bomb,
 }
 
 

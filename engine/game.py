@@ -9,8 +9,8 @@ from bisect import bisect_left
 from typing import Any
 
 from . import rng
-from .cards import DECK
-from .characters import CHARACTER_BY_ID, CHARACTER_IDS
+from .cards import CARD_IDS, game_deck_size
+from .characters import CHARACTER_BY_ID, game_characters
 from .config import GameConfig
 from .errors import (
     ConfigError,
@@ -49,7 +49,7 @@ from .roles import (
     roles_for,
 )
 from .state import GameState, Player, state_from_dict, state_to_dict
-from .version import ENGINE_VERSION, RULES_VERSION
+from .version import ENGINE_VERSION, rules_version
 from .views import DecisionInfo, SeatView, build_view, decision_context
 
 DEAL = rng.STREAMS.index("deal")
@@ -249,7 +249,7 @@ class Game:
         """The engine's game record (the whole truth): versions, config, seed, moves, events,
         result."""
         return {
-            "rules_version": RULES_VERSION,
+            "rules_version": rules_version(self.config.expansions),
             "engine_version": ENGINE_VERSION,
             "config": self.config.to_dict(),
             "seed": self.state.seed,
@@ -297,13 +297,17 @@ class Game:
         try:
             config = GameConfig(**d["config"])
         except TypeError:  # unknown or missing keys
-            raise StateError(["config has the keys seats, mode and max_rounds"]) from None
+            raise StateError(
+                ["config has the keys seats, mode and max_rounds (and expansions)"]
+            ) from None
         except ConfigError as e:
             raise StateError([f"config: {e}"]) from None
         g = state_from_dict(d["state"])
         bad = state_violations(g)
-        if (g.seats, g.mode, g.max_rounds) != (config.seats, config.mode, config.max_rounds):
-            bad.append("the state's seats, mode or max_rounds differ from its config")
+        if (g.seats, g.mode, g.max_rounds, tuple(g.expansions)) != (
+            config.seats, config.mode, config.max_rounds, config.expansions
+        ):  # fmt: skip
+            bad.append("the state's seats, mode, max_rounds or expansions differ from its config")
         if bad:
             raise StateError(bad)
         # The pending decision's context is checked by generating its moves; a tampered one
@@ -338,9 +342,10 @@ def new_game(config: GameConfig, seed: int) -> Game:
     streams = [rng.stream_seed(seed, s) for s in rng.STREAMS]
     roles = list(roles_for(n, mode))
     rng.shuffle(streams, DEAL, roles)
-    chars = list(CHARACTER_IDS)
+    chars = list(game_characters(config.expansions))
     rng.shuffle(streams, DEAL, chars)
-    deck = list(range(len(DECK)))
+    size = game_deck_size(config.expansions)
+    deck = list(range(size))
     rng.shuffle(streams, DEAL, deck)
     players = []
     sheriff = roles.index(SHERIFF)
@@ -351,8 +356,10 @@ def new_game(config: GameConfig, seed: int) -> Game:
             life += OLD_CLASSIC_SHERIFF_LIFE_BONUS if mode == OLD_CLASSIC else SHERIFF_LIFE_BONUS[n]
         players.append(Player(seat, roles[seat], ch.id, life, life))
     g = GameState(
-        n, mode, config.max_rounds, seed, players, deck, [], streams, sheriff, known=[0] * len(DECK)
+        n, mode, config.max_rounds, seed, players, deck, [], streams, sheriff, known=[0] * size
     )
+    if config.expansions:
+        start_expansions(g, config.expansions)
     g.log.append(
         GameStarted(
             mode=mode, seats=n, sheriff=sheriff, characters=[p.character for p in players],
@@ -373,10 +380,24 @@ def new_game(config: GameConfig, seed: int) -> Game:
             g.known[c] = 1 << p.seat
         g.log.append(
             Drew(seat=p.seat, count=len(cards), source="deck", reason="deal",
-                 cards=[DECK[c].id for c in cards], private_to=[p.seat])
+                 cards=[CARD_IDS[c] for c in cards], private_to=[p.seat])
         )  # fmt: skip
     g.stack.append(["turn", sheriff])
     return Game(g, config)
+
+
+def start_expansions(g: GameState, expansions: tuple[str, ...]) -> None:
+    """Armed & Dangerous at the deal: the supply of 32 Load tokens, none on any card, and the
+    characters that start with tokens (Red Ringo: 4)."""
+    from .loads import SUPPLY, gain
+
+    g.expansions = list(expansions)
+    g.supply = SUPPLY
+    g.loads = [0] * len(g.known)
+    for p in g.players:
+        start = CHARACTER_BY_ID[p.character].start_tokens
+        if start:
+            gain(g, p, -1, start, "deal")
 
 
 def check_seed(seed: Any) -> None:

@@ -12,13 +12,21 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from .cards import BLUE, DECK_SIZE, KIND_BY_ID, WEAPON
+from .cards import BLUE, EXPANSIONS, IS_DANGEROUS, KIND_BY_ID, WEAPON, game_deck_size
 from .cards import CARD_KIND_OF as DECK_KIND
 from .characters import CHARACTER_BY_ID
 from .events import EVENT_BY_KIND
 from .rng import SEED_LIMIT, STREAMS
 from .roles import OLD_CLASSIC, ROLES, SHERIFF, UPGRADES
-from .state import PLAYER_FIELDS, PUBLIC_BIT, STATE_FIELDS, GameState
+from .state import (
+    EXPANSION_PLAYER_FIELDS,
+    EXPANSION_STATE_FIELDS,
+    OPTIONAL_STATE_FIELDS,
+    PLAYER_FIELDS,
+    PUBLIC_BIT,
+    STATE_FIELDS,
+    GameState,
+)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -60,13 +68,43 @@ def state_violations(g: GameState) -> list[str]:
             out.append(f"seat {p.seat} has glory stars in old_classic")
     if sheriffs != 1 or g.players[g.sheriff].role != SHERIFF:
         out.append(f"{sheriffs} sheriffs at the table, seat {g.sheriff} named sheriff")
+    size = game_deck_size(g.expansions)
     if (
-        len(cards) != DECK_SIZE
-        or len(set(cards)) != DECK_SIZE
+        len(cards) != size
+        or len(set(cards)) != size
         or min(cards, default=0) < 0
-        or max(cards, default=0) >= DECK_SIZE
+        or max(cards, default=0) >= size
     ):
         out.append(f"card conservation broken: {len(cards)} cards, {len(set(cards))} distinct")
+    if g.expansions:
+        out += token_violations(g)
+    return out
+
+
+def token_violations(g: GameState) -> list[str]:
+    """Armed & Dangerous: tokens on holders + supply = 32, at most 4 per holder, tokens only on
+    Dangerous cards in play, and none of those without a token."""
+    from .loads import MAX_LOAD, SUPPLY, conserved
+
+    out: list[str] = []
+    if len(g.loads) != len(g.known):
+        return [f"loads has {len(g.loads)} entries for {len(g.known)} cards"]
+    if conserved(g) != SUPPLY or g.supply < 0:
+        out.append(f"token conservation broken: {conserved(g)} tokens (supply {g.supply})")
+    in_play = set()
+    for p in g.players:
+        if not 0 <= p.tokens <= MAX_LOAD:
+            out.append(f"seat {p.seat}'s character has {p.tokens} tokens")
+        if not p.alive and p.tokens:
+            out.append(f"eliminated seat {p.seat} keeps {p.tokens} tokens")
+        cards = p.in_play + ([p.weapon] if p.weapon >= 0 else [])
+        for c in cards:
+            in_play.add(c)
+            if IS_DANGEROUS[c] and not 1 <= g.loads[c] <= MAX_LOAD:
+                out.append(f"Dangerous card {c} of seat {p.seat} has {g.loads[c]} tokens")
+    stray = [c for c, n in enumerate(g.loads) if n and (c not in in_play or not IS_DANGEROUS[c])]
+    if stray:
+        out.append(f"tokens on cards not in play as Dangerous cards: {stray[:5]}")
     return out
 
 
@@ -132,6 +170,9 @@ def state_shape_violations(d: Any) -> list[str]:
     if not isinstance(s, dict):
         return ["state is not an object"]
     want = {*STATE_FIELDS, "players", "log"}
+    if "expansions" in s:
+        want |= set(EXPANSION_STATE_FIELDS)
+    want |= set(OPTIONAL_STATE_FIELDS) & set(s)
     if set(s) != want:
         missing, extra = sorted(want - set(s)), sorted(map(str, set(s) - want))
         return [f"state keys: missing {missing[:10]}, unknown {extra[:10]}"]
@@ -139,7 +180,11 @@ def state_shape_violations(d: Any) -> list[str]:
     if not _is_int(n) or not 1 <= n <= 64:
         return ["state.seats is not a seat count"]
     out: list[str] = []
-    card = (0, DECK_SIZE)
+    exps = s.get("expansions", [])
+    if type(exps) is not list or any(type(e) is not str or e not in EXPANSIONS for e in exps):
+        return ["state.expansions is not a list of known expansions"]
+    size = game_deck_size(exps)
+    card = (0, size)
     checks: dict[str, bool] = {
         "mode": type(s["mode"]) is str,
         "max_rounds": _is_int(s["max_rounds"]) and s["max_rounds"] >= 1,
@@ -151,11 +196,11 @@ def state_shape_violations(d: Any) -> list[str]:
         "sheriff": _is_int(s["sheriff"]) and 0 <= s["sheriff"] < n,
         "named_deputies": _ints(s["named_deputies"], 0, n),
         "coins": type(s["coins"]) is list and all(type(x) is bool for x in s["coins"]),
-        "known": _ints(s["known"], 0, PUBLIC_BIT << 1) and len(s["known"]) == DECK_SIZE,
+        "known": _ints(s["known"], 0, PUBLIC_BIT << 1) and len(s["known"]) == size,
         "turn": _is_int(s["turn"]) and -1 <= s["turn"] < n,
         "round": _is_int(s["round"]) and 0 <= s["round"] <= s["max_rounds"],
         "high_noon": type(s["high_noon"]) is bool,
-        "shots": _is_int(s["shots"]) and 0 <= s["shots"] <= DECK_SIZE,
+        "shots": _is_int(s["shots"]) and 0 <= s["shots"] <= size,
         "jailed": s["jailed"] in (0, 1, 2) and _is_int(s["jailed"]),
         "stack": type(s["stack"]) is list and all(_task_ok(t) for t in s["stack"]),
         "pending": s["pending"] is None or _pending_ok(s["pending"], n),
@@ -174,6 +219,15 @@ def state_shape_violations(d: Any) -> list[str]:
         "winners": _ints(s["winners"], 0, n),
         "end_reason": s["end_reason"] is None or type(s["end_reason"]) is str,
     }
+    if exps:
+        checks |= {
+            "supply": _is_int(s["supply"]) and 0 <= s["supply"] <= 32,
+            "loads": _ints(s["loads"], 0, 5) and len(s["loads"]) == size,
+            "used": type(s["used"]) is list and all(type(x) is str for x in s["used"]),
+            "bell": type(s["bell"]) is bool,
+        }
+    if "picks" in s:
+        checks["picks"] = _ints(s["picks"], *card)
     out += [f"state.{k} is malformed" for k, ok in checks.items() if not ok]
     if not out and s["over"] == (s["pending"] is not None):
         out.append("a game is either over or waiting for a decision (state.over, state.pending)")
@@ -181,7 +235,7 @@ def state_shape_violations(d: Any) -> list[str]:
     if type(players) is not list or len(players) != n:
         return [*out, f"state.players is not a list of {n} players"]
     for i, p in enumerate(players):
-        out += [f"state.players[{i}]: {w}" for w in _player_shape(p, n)]
+        out += [f"state.players[{i}]: {w}" for w in _player_shape(p, n, size, bool(exps))]
     log = s["log"]
     if type(log) is not list:
         return [*out, "state.log is not a list"]
@@ -194,10 +248,11 @@ def state_shape_violations(d: Any) -> list[str]:
     return out
 
 
-def _player_shape(p: Any, n: int) -> list[str]:
-    if not isinstance(p, dict) or set(p) != set(PLAYER_FIELDS):
-        return [f"a player has exactly the keys {', '.join(PLAYER_FIELDS)}"]
-    card = (0, DECK_SIZE)
+def _player_shape(p: Any, n: int, size: int, expansion: bool) -> list[str]:
+    keys = PLAYER_FIELDS + EXPANSION_PLAYER_FIELDS if expansion else PLAYER_FIELDS
+    if not isinstance(p, dict) or set(p) != set(keys):
+        return [f"a player has exactly the keys {', '.join(keys)}"]
+    card = (0, size)
     checks = {
         "seat": _is_int(p["seat"]) and 0 <= p["seat"] < n,
         "role": p["role"] in ROLES and type(p["role"]) is str,
@@ -206,11 +261,13 @@ def _player_shape(p: Any, n: int) -> list[str]:
         "max_life": _is_int(p["max_life"]),
         "hand": _ints(p["hand"], *card),
         "in_play": _ints(p["in_play"], *card),
-        "weapon": _is_int(p["weapon"]) and -1 <= p["weapon"] < DECK_SIZE,
+        "weapon": _is_int(p["weapon"]) and -1 <= p["weapon"] < size,
         "stars": type(p["stars"]) is list
         and all(type(x) is str and (x == "" or x in UPGRADES) for x in p["stars"]),
         "alive": type(p["alive"]) is bool,
     }
+    if expansion:
+        checks["tokens"] = _is_int(p["tokens"]) and 0 <= p["tokens"] <= 4
     return [f"{k} is malformed" for k, ok in checks.items() if not ok]
 
 

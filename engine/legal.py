@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import BLUE, CARD_KIND_OF, CARD_KINDS, DECK, WEAPON
+from . import armed_legal
+from .cards import BLUE, CARD_IDS, CARD_KIND_OF, CARD_KINDS, KIND_BY_ID, WEAPON
 from .elimination import bounty_options, upgrade_options
 from .moves import (
     ANSWER_DUEL,
@@ -17,6 +18,7 @@ from .moves import (
     ANSWER_SHOT,
     BOUNTY_PICK,
     BRACE,
+    DISCARD_CARD,
     DISCARD_EXCESS,
     DRAW_CHOICE,
     DRAW_DECK,
@@ -26,10 +28,15 @@ from .moves import (
     GLORY_UPGRADE,
     HEAL,
     HEAL_DISCARD,
+    LOAD_TOKEN,
+    OPTION,
+    PASS_BOMB,
+    PAY_TOKEN,
     PICK_CARD,
     PICK_HAND,
     PLAY,
     TAKE_HIT,
+    TAKE_TOKEN,
     Decision,
     Move,
     answer_move,
@@ -47,6 +54,8 @@ from .state import GameState, Player
 from .table import bonesetter_can_heal, can_heal, can_shoot, seat_distances, weapon_range
 
 _KIND_ORDER = {k.id: i for i, k in enumerate(CARD_KINDS)}
+_ALL_ORDER = {k: i for i, k in enumerate(KIND_BY_ID)}
+IN_PLAY_PICKS = frozenset({"whip", "squaw", "squaw_take"})
 _COLOR = {k.id: k.color for k in CARD_KINDS}
 
 
@@ -75,6 +84,8 @@ _UNTARGETED = {
 
 
 def _play(g: GameState, pending: list) -> list[Move]:
+    if g.expansions:
+        return armed_legal.play_moves(g, pending)
     seat = pending[1]
     players = g.players
     p = players[seat]
@@ -149,6 +160,8 @@ def _discard_hand(g: GameState, pending: list) -> list[Move]:
 
 
 def _answer_shot(g: GameState, pending: list) -> list[Move]:
+    if g.expansions:
+        return armed_legal.answer_shot_moves(g, pending)
     p = g.players[pending[1]]
     moves = [TAKE_HIT]
     kinds = {CARD_KIND_OF[c] for c in p.hand}
@@ -195,16 +208,20 @@ def _draw_choice(g: GameState, pending: list) -> list[Move]:
 
 
 def _draw_keep(g: GameState, pending: list) -> list[Move]:
-    return [return_move(DECK[c].id) for c in pending[2]]
+    return [return_move(CARD_IDS[c]) for c in pending[2]]
 
 
 def _pick_card(g: GameState, pending: list) -> list[Move]:
     t = g.players[pending[2]]
-    moves = [PICK_HAND] if t.hand else []
+    how = pending[3]
+    in_play_only = how in IN_PLAY_PICKS  # Whip and Squaw: cards in play only
+    moves = [PICK_HAND] if t.hand and not in_play_only else []
     kinds = [CARD_KIND_OF[c] for c in t.in_play]
+    if how == "whip" and pending[1] == pending[2] and "whip" in kinds:
+        kinds.remove("whip")
     if t.weapon >= 0:
         kinds.append(CARD_KIND_OF[t.weapon])
-    for k in sorted(kinds, key=_KIND_ORDER.__getitem__):
+    for k in sorted(kinds, key=_ALL_ORDER.__getitem__):
         moves.append(pick_move(k))
     return moves
 
@@ -231,6 +248,12 @@ GENERATORS: dict[str, Callable[[GameState, list], list[Move]]] = {
     PICK_CARD: _pick_card,
     GLORY_UPGRADE: _glory_upgrade,
     BOUNTY_PICK: _bounty_pick,
+    OPTION: armed_legal.option_moves,
+    PAY_TOKEN: armed_legal.pay_moves,
+    LOAD_TOKEN: armed_legal.load_moves,
+    DISCARD_CARD: armed_legal.discard_card_moves,
+    TAKE_TOKEN: armed_legal.take_moves,
+    PASS_BOMB: armed_legal.give_moves,
 }
 
 

@@ -39,6 +39,17 @@ DECISION_KINDS: Final = (
     GLORY_UPGRADE,
     BOUNTY_PICK,
 )
+"""The base game's decision kinds."""
+
+# Armed & Dangerous decision kinds.
+OPTION: Final = "optional_effect"  # pass or use an optional effect (upgrade, weapon, window)
+PAY_TOKEN: Final = "pay_token"  # which holder pays the next token of a cost
+LOAD_TOKEN: Final = "load_token"  # which holder gets the next token(s)
+DISCARD_CARD: Final = "discard_card"  # discard a card of one's choice (Buntline, Bass Greeves)
+TAKE_TOKEN: Final = "take_token"  # Frankie Canton: which holder he takes a token from
+PASS_BOMB: Final = "pass_bomb"  # the Bomb's red flip: to whom it goes
+AD_DECISION_KINDS: Final = (OPTION, PAY_TOKEN, LOAD_TOKEN, DISCARD_CARD, TAKE_TOKEN, PASS_BOMB)
+ALL_DECISION_KINDS: Final = DECISION_KINDS + AD_DECISION_KINDS
 
 # Move kinds.
 MOVE_KINDS: Final = (
@@ -69,6 +80,19 @@ MOVE_ID_PATTERNS: Final = {
     "upgrade": "upgrade:<marksman|endurance|instinct>",
     "bounty": "bounty:<marksman|endurance|instinct|none>",
 }
+"""The base game's move kinds and id shapes."""
+AD_MOVE_KINDS: Final = ("pass", "use", "pay", "load", "take", "give")
+ALL_MOVE_KINDS: Final = MOVE_KINDS + AD_MOVE_KINDS
+AD_MOVE_ID_PATTERNS: Final = {
+    "answer": "ricochet | shot_as_ricochet | canteen | shot | ricochet_as_shot | duck",
+    "pass": "pass",
+    "use": "use:<card_kind> or use:<character> or use:<card_kind>@<seat> or use:<character>@<seat>",
+    "pay": "pay:character or pay:<card_kind>",
+    "load": "load:character or load:<card_kind>",
+    "take": "take:character@<seat> or take:<card_kind>@<seat>",
+    "give": "give@<seat>",
+}
+"""What Armed & Dangerous adds to :data:`MOVE_ID_PATTERNS` (``answer`` replaces the base one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +150,34 @@ HEAL: Final = intern(Move("heal", "heal"))
 DRAW_DECK: Final = intern(Move("draw_deck", "draw", option="deck"))
 DRAW_DISCARD: Final = intern(Move("draw_discard", "draw", option="discard"))
 PICK_HAND: Final = intern(Move("pick:hand", "pick", option="hand"))
+PASS: Final = intern(Move("pass", "pass"))
+
+
+def use_move(what: str, target: int | None = None) -> Move:
+    """Use an effect: a Dangerous card's, a character's ability, an upgrade (at ``target``)."""
+    mid = "use:" + what if target is None else f"use:{what}@{target}"
+    m = _CACHE.get("use|" + mid)
+    if m is None:
+        m = intern(Move(mid, "use", card=what, target=target))
+    return m
+
+
+def holder_move(kind: str, holder: str, target: int | None = None) -> Move:
+    """``pay:<holder>``, ``load:<holder>`` or ``take:<holder>@<seat>``; ``holder`` is
+    ``character`` or a Dangerous card's kind."""
+    mid = f"{kind}:{holder}" if target is None else f"{kind}:{holder}@{target}"
+    m = _CACHE.get(kind + "|" + mid)
+    if m is None:
+        m = intern(Move(mid, kind, card=holder, target=target))
+    return m
+
+
+def give_move(target: int) -> Move:
+    mid = f"give@{target}"
+    m = _CACHE.get("give|" + mid)
+    if m is None:
+        m = intern(Move(mid, "give", target=target))
+    return m
 
 
 def play_move(kind: str, target: int | None = None) -> Move:
@@ -209,7 +261,9 @@ SECRET_MOVE_KINDS: Final = frozenset({"return"})
 # "@01", "@٣", a 5,000-digit number) is no move id, so parsing never interns a new Move for
 # junk and the cache stays bounded by the finite set of well-formed ids.
 _TARGETS: Final = {str(s): s for s in range(MAX_SEATS)}
-_FIXED: Final = {m.id: m for m in (END_TURN, TAKE_HIT, HEAL, DRAW_DECK, DRAW_DISCARD, PICK_HAND)}
+_FIXED: Final = {
+    m.id: m for m in (END_TURN, TAKE_HIT, HEAL, DRAW_DECK, DRAW_DISCARD, PICK_HAND, PASS)
+}
 
 
 def parse_move_id(text: str) -> Move:
@@ -220,7 +274,9 @@ def parse_move_id(text: str) -> Move:
     from "not legal now". The Move's id always equals ``text``. Only well-formed ids are
     interned (a few hundred at most), so hostile input cannot grow the cache.
     """
-    from .cards import CARD_BY_ID, KIND_BY_ID
+    from .cards import ALL_CARD_BY_ID as CARD_BY_ID
+    from .cards import DANGEROUS, KIND_BY_ID
+    from .characters import CHARACTER_BY_ID
     from .errors import MoveSyntaxError
     from .roles import UPGRADES
 
@@ -228,9 +284,22 @@ def parse_move_id(text: str) -> Move:
         raise MoveSyntaxError(text, "a move id is a string")
     if text in _FIXED:
         return _FIXED[text]
-    if text in ("ricochet", "shot_as_ricochet", "shot", "ricochet_as_shot"):
+    if text in ("ricochet", "shot_as_ricochet", "shot", "ricochet_as_shot", "duck"):
         return answer_move(text)
     head, sep, tail = text.partition(":")
+    if sep and head in ("use", "pay", "load", "take"):
+        name, at, seat_text = tail.partition("@")
+        seat = _TARGETS.get(seat_text) if at else None
+        if at and seat is None:
+            raise MoveSyntaxError(text, f"a target is a seat number from 0 to {MAX_SEATS - 1}")
+        if head == "use" and (name in KIND_BY_ID or name in CHARACTER_BY_ID):
+            return use_move(name, seat)
+        holder_ok = name == "character" or name in DANGEROUS
+        if head in ("pay", "load") and holder_ok and not at:
+            return holder_move(head, name)
+        if head == "take" and holder_ok and at:
+            return holder_move(head, name, seat)
+        raise MoveSyntaxError(text)
     if sep:
         if head == "discard" and tail in KIND_BY_ID:
             return discard_move(tail)
@@ -252,6 +321,8 @@ def parse_move_id(text: str) -> Move:
             return grip_move(seat)
         if head == "ricochet_as_shot":
             return play_as_move(seat)
+        if head == "give":
+            return give_move(seat)
         if head in KIND_BY_ID:
             return play_move(head, seat)
         raise MoveSyntaxError(text)

@@ -3,10 +3,12 @@ as a Shot, Bonesetter's heal, and the Snatch / Knock Off card pick."""
 
 from __future__ import annotations
 
+from . import armed
 from . import deck_ops as ops
-from .cards import BROWN, CARD_KIND_OF, DECK, KIND_BY_ID, WEAPON
+from .cards import BROWN, CARD_IDS, CARD_KIND_OF, KIND_BY_ID, WEAPON
 from .combat import heal
 from .events import Discarded, Equipped, Played, Stole
+from .loads import left_play
 from .moves import PICK_CARD, Move
 from .state import GameState
 from .table import DISTANCE_CARDS, clockwise_others, living, table_changed
@@ -21,20 +23,26 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         g.stack.append(["heal_discard", seat, 2])
         return
     p = g.players[seat]
+    if g.expansions:
+        if move.kind == "use":
+            armed.resolve_use(g, p, move)
+        else:
+            armed.play_card(g, p, ops.first_of_kind(p, move.card), move)  # type: ignore[arg-type]
+        return
     kind = move.card
     c = ops.first_of_kind(p, kind)
     target = move.target
     if move.kind == "play_as" or kind == "shot":
         g.shots += 1
         ops.discard_card(g, c)
-        g.log.append(Played(seat=seat, card=DECK[c].id, target=target, as_kind=move.option))
+        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         ops.remove_from_hand(g, p, c)
         g.stack.append(["shot", seat, target, "shot"])
         return
     card = KIND_BY_ID[kind]
     if card.color == BROWN:
         ops.discard_card(g, c)
-        g.log.append(Played(seat=seat, card=DECK[c].id, target=target, as_kind=None))
+        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
         ops.remove_from_hand(g, p, c)
         _BROWN[kind](g, seat, target)
         return
@@ -43,7 +51,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     replaced = None
     if card.color == WEAPON:
         if p.weapon >= 0:
-            replaced = DECK[p.weapon].id
+            replaced = CARD_IDS[p.weapon]
             ops.discard_card(g, p.weapon)
         p.weapon = c
     else:
@@ -52,7 +60,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
             table_changed(g)
     owner.v += 1
     g.known[c] = ops.PUBLIC_BIT
-    g.log.append(Equipped(seat=seat, owner=owner.seat, card=DECK[c].id, replaced=replaced))
+    g.log.append(Equipped(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
     ops.remove_from_hand(g, p, c)
 
 
@@ -115,13 +123,25 @@ _BROWN = {
 def task_pick_card(g: GameState, task: list) -> None:
     """``["pick_card", seat, target, snatch|knock_off]``: choose which of the target's cards."""
     t = g.players[task[2]]
-    if g.players[task[1]].alive and t.alive and (t.hand or t.in_play or t.weapon >= 0):
+    if not (g.players[task[1]].alive and t.alive):
+        return
+    if task[3] in ("whip", "squaw", "squaw_take"):
+        # Cards in play only (and not the Whip that is being used).
+        own_whip = task[3] == "whip" and task[1] == task[2]
+        cards = [c for c in t.in_play if not (own_whip and CARD_KIND_OF[c] == "whip")]
+        if cards or t.weapon >= 0:
+            g.pending = [PICK_CARD, task[1], task[2], task[3]]
+        return
+    if t.hand or t.in_play or t.weapon >= 0:
         g.pending = [PICK_CARD, task[1], task[2], task[3]]
 
 
 def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
     _, seat, target, how = pending
     p, t = g.players[seat], g.players[target]
+    if how in ("whip", "squaw", "squaw_take"):
+        armed.pick_in_play(g, p, t, move.card, how)  # type: ignore[arg-type]
+        return
     if move.option == "hand":
         c = ops.random_hand_card(g, t)
         if how == "snatch":
@@ -134,7 +154,7 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
                     victim=target,
                     from_hand=True,
                     reason="snatch",
-                    card=DECK[c].id,
+                    card=CARD_IDS[c],
                     private_to=[seat, target],
                 )
             )
@@ -144,9 +164,13 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         return
     if t.weapon >= 0 and CARD_KIND_OF[t.weapon] == move.card:
         c = t.weapon
+        if g.expansions:
+            left_play(g, t, c, how)
         t.weapon = -1
     else:
         c = next(x for x in t.in_play if CARD_KIND_OF[x] == move.card)
+        if g.expansions:
+            left_play(g, t, c, how)
         t.in_play.remove(c)
         if c in DISTANCE_CARDS:
             table_changed(g)
@@ -155,8 +179,11 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Stole(seat=seat, victim=target, from_hand=False, reason="snatch", card=DECK[c].id)
+            Stole(seat=seat, victim=target, from_hand=False, reason="snatch", card=CARD_IDS[c])
         )
     else:
         ops.discard_card(g, c)
-        g.log.append(Discarded(seat=target, cards=[DECK[c].id], reason="knock_off"))
+        g.log.append(Discarded(seat=target, cards=[CARD_IDS[c]], reason="knock_off"))
+
+
+armed.BASE_BROWN.update(_BROWN)

@@ -16,10 +16,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import rng
-from .cards import BLUE, CARD_BY_ID, CARD_KIND_OF, DECK, KIND_BY_ID, WEAPON
-from .characters import CHARACTER_BY_ID, CHARACTER_IDS
+from .cards import (
+    ALL_CARD_BY_ID,
+    BLUE,
+    CARD_KIND_OF,
+    EXPANSIONS,
+    IS_DANGEROUS,
+    KIND_BY_ID,
+    WEAPON,
+    game_cards,
+)
+from .characters import CHARACTER_BY_ID, game_characters
 from .config import DEFAULT_MAX_ROUNDS, GameConfig
-from .errors import ScenarioError, shown
+from .errors import ConfigError, ScenarioError, shown
 from .events import DeputiesNamed, GameStarted, RoleDealt, RoleKnown
 from .game import Game
 from .roles import (
@@ -63,6 +72,26 @@ class SeatSpec(BaseModel):
     in_play: list[str] = Field(default_factory=list)
     weapon: str | None = None
     stars: list[str | None] = Field(default_factory=list)
+    # Armed & Dangerous: Load tokens on the character, and on each Dangerous card in play
+    # (card id or kind as named in ``in_play``/``weapon`` → tokens, 1..4).
+    tokens: int = Field(0, ge=0)
+    loads: dict[str, int] = Field(default_factory=dict)
+
+
+class Resolving(BaseModel):
+    """A resolution the scenario starts inside, on top of the play step of ``turn``: an answer
+    window of a Shot-symbol hit (``answer_shot``: ``seat`` answers ``source``'s ``card`` and
+    needs ``needed`` Ricochets; ``rest``: the seats a Buckshot still hits after it, in order), a
+    Raid (``answer_raid``, ``rest`` likewise) or a Duel round (``answer_duel``: ``seat`` must
+    discard a Shot against ``source``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["answer_shot", "answer_raid", "answer_duel"]
+    seat: int
+    source: int
+    card: str = "shot"
+    needed: int = Field(1, ge=1, le=3)
+    rest: list[int] = Field(default_factory=list)
 
 
 class Scenario(BaseModel):
@@ -82,32 +111,64 @@ class Scenario(BaseModel):
     round: int = Field(1, ge=1)
     shots: int = Field(0, ge=0, le=MAX_SHOTS)
     named_deputies: list[int] | None = None
+    expansions: list[str] = Field(default_factory=list)
+    # Outcomes of the next random hand picks (Snatch or Knock Off from the hand, Grip,
+    # Collector, Lockpick), as card ids or kinds in a hand; then the RNG.
+    picks: list[str] = Field(default_factory=list)
+    resolving: Resolving | None = None
+    used: list[str] = Field(default_factory=list)  # once-per-turn effects used this turn
 
 
 class _Cards:
-    """Hands out cards named by id or kind, refusing duplicates and unknown names."""
+    """Hands out cards named by id or kind, refusing duplicates and unknown names (and the
+    cards of an expansion the scenario does not have)."""
 
-    def __init__(self) -> None:
+    def __init__(self, expansions: tuple[str, ...]) -> None:
         self.used: set[int] = set()
+        self.cards = game_cards(expansions)
+        self.by_id = {c.id: c for c in self.cards}
+        self.expansions = expansions
 
     def take(self, name: str, where: str) -> int:
-        if name in CARD_BY_ID:
-            c = CARD_BY_ID[name].index
-            if c in self.used:
-                raise ScenarioError(where, f"card {name} is placed twice")
-        elif name in KIND_BY_ID:
-            free = [c.index for c in DECK if c.kind == name and c.index not in self.used]
-            if not free:
-                raise ScenarioError(
-                    where, f"no copy of {name!r} left (the deck has {KIND_BY_ID[name].copies})"
-                )
-            c = free[0]
-        else:
-            raise ScenarioError(
-                where, f"unknown card {shown(name)} (use a card id such as shot_07 or a card kind)"
-            )
+        c = self.find(name, where)
+        if c in self.used:
+            raise ScenarioError(where, f"card {g_id(c)} is placed twice")
         self.used.add(c)
         return c
+
+    def find(self, name: str, where: str, free: bool = True) -> int:
+        if name in self.by_id:
+            return self.by_id[name].index
+        kind = KIND_BY_ID.get(name)
+        if kind is not None and (not kind.expansion or kind.expansion in self.expansions):
+            copies = [
+                c.index
+                for c in self.cards
+                if c.kind == name and (not free or c.index not in self.used)
+            ]
+            if not copies:
+                total = sum(c.kind == name for c in self.cards)
+                raise ScenarioError(where, f"no copy of {name!r} left (the deck has {total})")
+            return copies[0]
+        exp = _expansion_of(name)
+        if exp:
+            raise ScenarioError(
+                where,
+                f"card {shown(name)} belongs to the {exp} expansion, which this scenario does not"
+                f' have (add "expansions": ["{exp}"])',
+            )
+        raise ScenarioError(
+            where, f"unknown card {shown(name)} (use a card id such as shot_07 or a card kind)"
+        )
+
+
+def _expansion_of(name: str) -> str:
+    """The expansion a card id or kind belongs to ("" if none or unknown)."""
+    card = ALL_CARD_BY_ID.get(name)
+    if card is not None and card.index >= len(game_cards(())):
+        return EXPANSIONS[0]
+    kind = KIND_BY_ID.get(name)
+    return kind.expansion if kind is not None else ""
 
 
 def load_scenario(data: dict[str, Any] | Scenario) -> Game:
@@ -131,7 +192,14 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
         )
     if sc.shots and sc.step != "play":
         raise ScenarioError("shots", f"Shots are counted in the play step, not at {sc.step}")
-    config = GameConfig(seats=n, mode=sc.mode, max_rounds=sc.max_rounds)
+    try:
+        config = GameConfig(
+            seats=n, mode=sc.mode, max_rounds=sc.max_rounds, expansions=tuple(sc.expansions)
+        )
+    except ConfigError as e:
+        raise ScenarioError("expansions", str(e)) from None
+    exps = config.expansions
+    pool = game_characters(exps)
     roles = [s.role for s in sc.seats]
     _check_roles(roles, sc)
     sheriff = roles.index(SHERIFF)
@@ -140,10 +208,17 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
 
     chosen = [s.character for s in sc.seats]
     for i, ch in enumerate(chosen):
-        if ch is not None and ch not in CHARACTER_BY_ID:
+        if ch is not None and ch not in pool:
+            known = CHARACTER_BY_ID.get(ch)
+            if known is not None and known.expansion:
+                raise ScenarioError(
+                    f"seat {i} character",
+                    f"character {ch!r} belongs to the {known.expansion} expansion, which this"
+                    f' scenario does not have (add "expansions": ["{known.expansion}"])',
+                )
             raise ScenarioError(
                 f"seat {i} character",
-                f"unknown character {shown(ch)}; valid: {', '.join(CHARACTER_IDS)}",
+                f"unknown character {shown(ch)}; valid: {', '.join(pool)}",
             )
     named = [c for c in chosen if c]
     for ch in set(named):
@@ -154,10 +229,10 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
                 f"seats {seats_with} all have character {ch!r} (characters are dealt without"
                 " repetition)",
             )
-    spare = [c for c in CHARACTER_IDS if c not in named]
+    spare = [c for c in pool if c not in named]
     rng.shuffle(streams, deal, spare)
 
-    cards = _Cards()
+    cards = _Cards(exps)
     players = [
         _player(i, s, CHARACTER_BY_ID[s.character or spare.pop()], sc, sheriff, cards)
         for i, s in enumerate(sc.seats)
@@ -169,14 +244,15 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
 
     top = [cards.take(x, "deck") for x in sc.deck]
     discard = [cards.take(x, "discard") for x in sc.discard]
-    rest = [c for c in range(len(DECK)) if c not in cards.used]
+    size = len(cards.cards)
+    rest = [c for c in range(size) if c not in cards.used]
     rng.shuffle(streams, deal, rest)
     deck = rest + list(reversed(top))  # the end of the list is the top
 
     turn = sheriff if sc.turn is None else sc.turn
     if not 0 <= turn < n or not players[turn].alive:
         raise ScenarioError("turn", f"seat {turn} is not a living seat")
-    known = [0] * len(DECK)
+    known = [0] * size
     for p in players:
         for c in p.hand:
             known[c] = 1 << p.seat
@@ -197,6 +273,16 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
         coins=list(sc.coins),
         known=known,
     )
+    g.picks = [cards.find(x, "picks", free=False) for x in sc.picks]
+    if exps:
+        _tokens(g, sc, players, cards)
+    elif any(s.tokens or s.loads for s in sc.seats) or sc.used:
+        where = next(
+            (f"seat {i} tokens" for i, s in enumerate(sc.seats) if s.tokens or s.loads), "used"
+        )
+        raise ScenarioError(
+            where, 'Load tokens exist only in games with "expansions": ["armed_dangerous"]'
+        )
     won = outcome(g)
     if won is not None:
         team, _, reason = won
@@ -227,7 +313,108 @@ def load_scenario(data: dict[str, Any] | Scenario) -> Game:
     else:
         g.shots = sc.shots
         g.stack = [["end_turn", turn], ["play", turn]]
+    if sc.resolving is not None:
+        _resolving(g, sc)
     return Game(g, config)
+
+
+def _tokens(g: GameState, sc: Scenario, players: list[Player], cards: _Cards) -> None:
+    """The expansion's token supply, holders and per-turn state, checked: at most 4 per holder,
+    on Dangerous cards in play only (each with at least 1: an exhausted one is discarded), and
+    never more than the 32 of the supply."""
+    from .loads import MAX_LOAD, SUPPLY
+
+    g.expansions = list(sc.expansions)
+    g.loads = [0] * len(g.known)
+    used_tokens = 0
+    for i, (spec, p) in enumerate(zip(sc.seats, players, strict=True)):
+        if spec.tokens > MAX_LOAD:
+            raise ScenarioError(
+                f"seat {i} tokens", f"{spec.tokens} tokens on a character: at most {MAX_LOAD}"
+            )
+        if spec.tokens and not p.alive:
+            raise ScenarioError(f"seat {i} tokens", "an eliminated character holds no tokens")
+        p.tokens = spec.tokens
+        used_tokens += spec.tokens
+        here = p.in_play + ([p.weapon] if p.weapon >= 0 else [])
+        for name, n in spec.loads.items():
+            where = f"seat {i} loads"
+            c = cards.find(name, where, free=False)
+            if c not in here:
+                c = next((x for x in here if CARD_KIND_OF[x] == name), c)
+            if c not in here or not IS_DANGEROUS[c]:
+                raise ScenarioError(where, f"{shown(name)} is not a Dangerous card in play here")
+            if type(n) is not int or not 1 <= n <= MAX_LOAD:
+                raise ScenarioError(
+                    where, f"{shown(n)} tokens on {name}: a Dangerous card in play has 1 to"
+                    f" {MAX_LOAD}",
+                )  # fmt: skip
+            g.loads[c] = n
+            used_tokens += n
+        for c in here:
+            if IS_DANGEROUS[c] and not g.loads[c]:
+                raise ScenarioError(
+                    f"seat {i} loads",
+                    f"Dangerous card {g_id(c)} in play needs its tokens (1..{MAX_LOAD}) in"
+                    " 'loads' (one without tokens is discarded at once)",
+                )
+    if used_tokens > SUPPLY:
+        raise ScenarioError(
+            "seats", f"{used_tokens} Load tokens on holders: the supply has only {SUPPLY}"
+        )
+    g.supply = SUPPLY - used_tokens
+    g.used = list(sc.used)
+
+
+def g_id(c: int) -> str:
+    from .cards import CARD_IDS
+
+    return CARD_IDS[c]
+
+
+def _resolving(g: GameState, sc: Scenario) -> None:
+    """Start inside an attack's resolution (see :class:`Resolving`)."""
+    from .moves import ANSWER_SHOT
+
+    r = sc.resolving
+    assert r is not None
+    if sc.step != "play":
+        raise ScenarioError("resolving", f"a resolution happens in the play step, not {sc.step}")
+    n = len(g.players)
+    for where, s in [("resolving.seat", r.seat), ("resolving.source", r.source)] + [
+        ("resolving.rest", x) for x in r.rest
+    ]:
+        if not 0 <= s < n or not g.players[s].alive:
+            raise ScenarioError(where, f"seat {s} is not a living seat")
+    if r.seat == r.source or r.source in r.rest or r.seat in r.rest:
+        raise ScenarioError("resolving", "the attacker and the attacked are different seats")
+    if r.kind != "answer_duel" and r.source != g.turn:
+        raise ScenarioError(
+            "resolving.source", f"seat {r.source} attacks on its own turn (turn is {g.turn})"
+        )
+    if r.kind == "answer_duel" and g.turn not in (r.seat, r.source):
+        raise ScenarioError(
+            "resolving", f"a Duel is fought by the seat whose turn it is ({g.turn})"
+        )
+    cards = ("shot", "buckshot") + (("quick_shot", "flintlock") if g.expansions else ())
+    if r.kind == "answer_shot":
+        if r.card not in cards:
+            raise ScenarioError(
+                "resolving.card", f"an answer_shot answers one of {', '.join(cards)}"
+            )
+        if r.rest and r.card != "buckshot":
+            raise ScenarioError("resolving.rest", "only a Buckshot hits several seats in turn")
+        for t in reversed(r.rest):
+            g.stack.append(["shot", r.source, t, "buckshot"])
+        g.stack.append(["window", ANSWER_SHOT, r.seat, r.source, r.needed, r.card])
+    elif r.kind == "answer_raid":
+        for t in reversed(r.rest):
+            g.stack.append(["raid", r.source, t])
+        g.stack.append(["raid", r.source, r.seat])
+    else:
+        if r.rest:
+            raise ScenarioError("resolving.rest", "a Duel has two duellists")
+        g.stack.append(["duel", r.seat, r.source])
 
 
 def _check_roles(roles: list[str], sc: Scenario) -> None:

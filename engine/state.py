@@ -28,6 +28,7 @@ class Player:
     weapon: int = -1
     stars: list[str] = field(default_factory=list)
     alive: bool = True
+    tokens: int = 0  # Load tokens on the character (Armed & Dangerous)
     # Not state: bumped by the engine whenever what anyone sees of this seat may have changed
     # (life, hand size, cards in play, weapon, stars, alive), so Game.view can reuse the
     # PlayerView it built before. Never compared or saved.
@@ -45,6 +46,7 @@ class Player:
             self.weapon,
             self.stars[:],
             self.alive,
+            self.tokens,
         )
 
 
@@ -80,6 +82,14 @@ class GameState:
     winning_team: str | None = None
     winners: list[int] = field(default_factory=list)
     end_reason: str | None = None
+    # Armed & Dangerous (empty or zero in base games, and then left out of the JSON form):
+    expansions: list[str] = field(default_factory=list)
+    supply: int = 0  # Load tokens in the common supply
+    loads: list[int] = field(default_factory=list)  # per card: Load tokens on it
+    used: list[str] = field(default_factory=list)  # once-per-turn effects used this turn
+    bell: bool = False  # Bell Tower: the next card played sees everyone at distance 1
+    # Scripted outcomes of random hand picks (scenarios), as card numbers; left out when empty.
+    picks: list[int] = field(default_factory=list)
     # Not state: the distance table per seat (table.seat_distances), kept until a Horse or a
     # Scope may have moved or someone died (the engine then sets it to None). Never copied,
     # compared or saved.
@@ -115,6 +125,12 @@ class GameState:
             self.winning_team,
             self.winners[:],
             self.end_reason,
+            self.expansions[:],
+            self.supply,
+            self.loads[:],
+            self.used[:],
+            self.bell,
+            self.picks[:],
         )
 
 
@@ -138,10 +154,22 @@ STATE_FIELDS = (
 )  # fmt: skip
 
 
+# Present only in games with an expansion (base-game states, hashes and goldens are unchanged).
+EXPANSION_STATE_FIELDS = ("expansions", "supply", "loads", "used", "bell")
+EXPANSION_PLAYER_FIELDS = ("tokens",)
+OPTIONAL_STATE_FIELDS = ("picks",)  # present only when not empty
+
+
 def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
     """The whole state as JSON-ready data (the full log included unless ``with_log`` is False)."""
     d: dict[str, Any] = {k: _copy(getattr(g, k)) for k in STATE_FIELDS}
-    d["players"] = [{k: _copy(getattr(p, k)) for k in PLAYER_FIELDS} for p in g.players]
+    pf = PLAYER_FIELDS + EXPANSION_PLAYER_FIELDS if g.expansions else PLAYER_FIELDS
+    d["players"] = [{k: _copy(getattr(p, k)) for k in pf} for p in g.players]
+    if g.expansions:
+        for k in EXPANSION_STATE_FIELDS:
+            d[k] = _copy(getattr(g, k))
+    if g.picks:
+        d["picks"] = g.picks[:]
     if with_log:
         d["log"] = [event_dict(e, None, full=True) for e in g.log]
     return d
@@ -149,8 +177,10 @@ def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
 
 def state_from_dict(d: dict[str, Any]) -> GameState:
     """Inverse of :func:`state_to_dict`."""
-    players = [Player(**{k: _copy(p[k]) for k in PLAYER_FIELDS}) for p in d["players"]]
-    kwargs = {k: _copy(d[k]) for k in STATE_FIELDS}
+    pf = PLAYER_FIELDS + EXPANSION_PLAYER_FIELDS
+    players = [Player(**{k: _copy(p[k]) for k in pf if k in p}) for p in d["players"]]
+    names = STATE_FIELDS + EXPANSION_STATE_FIELDS + OPTIONAL_STATE_FIELDS
+    kwargs = {k: _copy(d[k]) for k in names if k in d}
     g = GameState(players=players, **kwargs)
     g.log = [event_from_dict(e) for e in d.get("log", [])]
     return g

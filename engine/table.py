@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import CARD_KIND_OF, KIND_BY_ID, REVOLVER_RANGE
-from .characters import CHARACTER_BY_ID, CHARACTERS
+from .characters import ALL_CHARACTERS, CHARACTER_BY_ID
 from .state import GameState, Player
 
 
@@ -35,8 +35,8 @@ def has_in_play(p: Player, kind: str) -> bool:
     return False
 
 
-_HORSE = {c.id: c.builtin_horse for c in CHARACTERS}
-_SCOPE = {c.id: int(c.builtin_scope) for c in CHARACTERS}
+_HORSE = {c.id: c.builtin_horse for c in ALL_CHARACTERS}
+_SCOPE = {c.id: int(c.builtin_scope) for c in ALL_CHARACTERS}
 _HORSE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "horse")
 _SCOPE_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "scope")
 # The cards whose coming into or leaving play changes distances.

@@ -3,8 +3,9 @@ every draw ability, the play step, and the end-of-turn discards."""
 
 from __future__ import annotations
 
+from . import armed
 from . import deck_ops as ops
-from .cards import CARD_KIND_OF, DECK, RED
+from .cards import CARD_IDS, CARD_KIND_OF, RED
 from .events import (
     Drew,
     DynamiteExploded,
@@ -19,6 +20,7 @@ from .events import (
     TurnStarted,
     shared_event,
 )
+from .loads import reload
 from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
 from .roles import HIGH_NOON_ROUND, OLD_CLASSIC
 from .state import GameState
@@ -40,6 +42,21 @@ def task_turn(g: GameState, task: list) -> None:
     g.shots = 0
     g.jailed = 0
     g.log.append(shared_event(TurnStarted, seat, g.round, g.high_noon))
+    if g.expansions:
+        if g.used:
+            g.used = []
+        g.bell = False
+        # The Bomb is checked after Dynamite and Jail (nothing brings one in between).
+        if armed.BOMB in g.players[seat].in_play:
+            g.stack += [
+                ["end_turn", seat],
+                ["play", seat],
+                ["draw", seat],
+                ["bomb", seat],
+                ["jail", seat],
+                ["dynamite", seat],
+            ]
+            return
     g.stack += [
         ["end_turn", seat],
         ["play", seat],
@@ -57,6 +74,17 @@ def task_dynamite(g: GameState, task: list) -> None:
     if dyn < 0:
         return
     safe = ops.flip_check(g, p, "dynamite")
+    if g.expansions and safe is not None and armed.tumbleweed_window(g, p.seat, "dynamite", safe):
+        return
+    dynamite_result(g, p.seat, safe, [])
+
+
+def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> None:
+    """The Dynamite check's outcome: it explodes (3 damage) or passes on."""
+    p = g.players[seat]
+    dyn = next((c for c in p.in_play if CARD_KIND_OF[c] == "dynamite"), -1)
+    if dyn < 0:
+        return
     if safe is False:
         # The exploding Dynamite is discarded before its damage (rules.md §11).
         p.in_play.remove(dyn)
@@ -82,7 +110,19 @@ def task_jail(g: GameState, task: list) -> None:
     if jail < 0:
         return
     # No card to flip at all: the Jail holds (rules.md §6).
-    escaped = bool(ops.flip_check(g, p, "jail"))
+    flipped = ops.flip_check(g, p, "jail")
+    escaped = bool(flipped)
+    if g.expansions and flipped is not None and armed.tumbleweed_window(g, p.seat, "jail", escaped):
+        return
+    jail_result(g, p.seat, escaped, [])
+
+
+def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
+    """The Jail check's outcome: the Jail is discarded; a failed check keeps the turn's play."""
+    p = g.players[seat]
+    jail = next((c for c in p.in_play if CARD_KIND_OF[c] == "jail"), -1)
+    if jail < 0:
+        return
     p.in_play.remove(jail)
     p.v += 1
     ops.discard_card(g, jail)
@@ -159,7 +199,7 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
 def _red_suit(g: GameState, seat: int, second: int) -> None:
     red = RED[second]
     g.known[second] = ops.PUBLIC_BIT | g.known[second]
-    g.log.append(Revealed(seat=seat, card=DECK[second].id, extra=red))
+    g.log.append(Revealed(seat=seat, card=CARD_IDS[second], extra=red))
     if red:
         ops.draw(g, g.players[seat], 1, "red_suit")
 
@@ -175,7 +215,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[DECK[c].id])
+            Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[CARD_IDS[c]])
         )
     else:
         victim = g.players[move.target]
@@ -189,7 +229,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
                 victim=victim.seat,
                 from_hand=True,
                 reason="grip",
-                card=DECK[c].id,
+                card=CARD_IDS[c],
                 private_to=[seat, victim.seat],
             )
         )
@@ -199,12 +239,12 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
 
 def resolve_draw_keep(g: GameState, pending: list, move: Move) -> None:
     seat, looked = pending[1], pending[2]
-    back = next(c for c in looked if DECK[c].id == move.card)
+    back = next(c for c in looked if CARD_IDS[c] == move.card)
     kept = [c for c in looked if c != back]
     for c in looked:
         g.limbo.remove(c)
     g.deck.append(back)
-    g.log.append(PutBack(seat=seat, card=DECK[back].id, private_to=[seat]))
+    g.log.append(PutBack(seat=seat, card=CARD_IDS[back], private_to=[seat]))
     _keep(g, seat, kept)
 
 
@@ -231,3 +271,6 @@ def resolve_discard_excess(g: GameState, pending: list, move: Move) -> None:
     p = g.players[seat]
     ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "hand_limit")
     g.stack.append(["end_turn", seat])
+    if g.expansions:
+        # After the end_turn task above: the token comes before the turn ends.
+        reload(g, p, "hand_limit")  # reloading: +1 token per card discarded

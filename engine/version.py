@@ -61,3 +61,33 @@ def _hash(obj: Any) -> str:
 
 
 RULES_VERSION = _hash({"engine_version": ENGINE_VERSION, "data": play_data()})
+"""The base game's rules version (records of base games keep it)."""
+
+
+def expansion_play_data(expansion: str) -> dict[str, Any]:
+    """What an expansion adds to :func:`play_data` (its card kinds, cards and characters)."""
+    from .cards import AD_KINDS, EXPANSION_CARDS
+    from .characters import AD_CHARACTERS
+
+    return {
+        "card_kinds": [
+            {"id": k.id, "color": k.color, "range": k.range, "target": k.target,
+             "dangerous": k.dangerous, "cost": k.cost}
+            for k in AD_KINDS if k.expansion == expansion
+        ],
+        "cards": [[c.id, c.kind, c.suit, c.rank] for c in EXPANSION_CARDS[expansion]],
+        "characters": [
+            {"id": c.id, "life": c.life, "start_tokens": c.start_tokens}
+            for c in AD_CHARACTERS if c.expansion == expansion
+        ],
+        "tokens": {"supply": 32, "max_per_holder": 4, "arrival": 3},
+    }  # fmt: skip
+
+
+def rules_version(expansions: tuple[str, ...] | list[str] = ()) -> str:
+    """The rules version of a game with ``expansions``: :data:`RULES_VERSION` for the base
+    game, a hash of the base data and each expansion's for the others."""
+    if not expansions:
+        return RULES_VERSION
+    data = {"base": play_data(), **{e: expansion_play_data(e) for e in expansions}}
+    return _hash({"engine_version": ENGINE_VERSION, "data": data})

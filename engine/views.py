@@ -3,7 +3,7 @@ know (rules.md §1); ``seat=None`` is a spectator, who sees only public informat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .cards import CARD_IDS
@@ -30,6 +30,10 @@ class PlayerView:
     stars: list[str | None]
     role: str | None
     revealed: bool
+    # Armed & Dangerous (None in base games, and then left out by view_to_dict): Load tokens on
+    # the character, and on each Dangerous card in front of the player (by card id).
+    tokens: int | None = None
+    loads: dict[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -71,6 +75,8 @@ class SeatView:
     events: list[dict[str, Any]] = field(default_factory=list)
     since: int = 0
     cursor: int = 0
+    supply: int | None = None  # Armed & Dangerous: Load tokens in the common supply
+    expansions: list[str] | None = None  # the game's expansions (None in base games)
 
 
 def known_roles(g: GameState, seat: int | None) -> dict[int, str]:
@@ -101,6 +107,18 @@ def decision_context(pend: list) -> tuple[int | None, int | None, str | None]:
         return pend[2], None, pend[3]
     if kind == "bounty_pick":
         return pend[2], None, None
+    if kind == "optional_effect":
+        return pend[3], None, pend[2]
+    if kind == "pay_token":
+        return None, pend[2], pend[3]
+    if kind == "load_token":
+        return None, pend[2], pend[4]
+    if kind == "discard_card":
+        return None, None, pend[2]
+    if kind == "take_token":
+        return None, None, "frankie_canton"
+    if kind == "pass_bomb":
+        return None, None, "bomb"
     return None, None, None
 
 
@@ -136,6 +154,8 @@ def build_view(
     known = known_roles(g, seat) if g.mode == "double_agent" else None
     sheriff, over = g.sheriff, g.over
     ids = CARD_IDS
+    expansion = bool(g.expansions)
+    loads = g.loads
     pviews = []
     add = pviews.append
     reusable = reuse is not None and not over
@@ -169,6 +189,11 @@ def build_view(
             role,
             public,
         )
+        if expansion:
+            pv.tokens = p.tokens
+            pv.loads = {ids[c]: loads[c] for c in in_play if loads[c]}
+            if weapon >= 0 and loads[weapon]:
+                pv.loads[ids[weapon]] = loads[weapon]
         if reuse is not None:
             reuse[s] = (p.v, d, pv)
         add(pv)
@@ -194,6 +219,8 @@ def build_view(
         _events(log, since, seat) if events is None else events,
         since,
         len(log),
+        g.supply if expansion else None,
+        list(g.expansions) if expansion else None,
     )
 
 
@@ -218,8 +245,55 @@ def card_kind(card_id: str) -> str:
     return card_id.rsplit("_", 1)[0]
 
 
-def view_to_dict(v: SeatView) -> dict[str, Any]:
-    """A JSON-ready dict of a view."""
-    from dataclasses import asdict
+def _plain(x: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, tuples of str/int/float/bool/None) — what
+    ``dataclasses.asdict`` makes of a view's events, at a fraction of its cost."""
+    t = type(x)
+    if t is dict:
+        return {k: _plain(v) for k, v in x.items()}
+    if t is list or t is tuple:
+        return t(_plain(v) for v in x)
+    return x
 
-    return asdict(v)
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
+_DECISION_FIELDS = tuple(f.name for f in fields(DecisionInfo))
+_VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
+
+
+def view_to_dict(v: SeatView) -> dict[str, Any]:
+    """A JSON-ready dict of a view: a copy, equal to ``dataclasses.asdict(v)`` but for the
+    expansion's fields, which exist only in games that have it (base views keep their shape).
+    Written out by field because ``asdict`` deep-copies every value through ``copy.deepcopy``
+    (most of a remote agent's decision payload)."""
+    base = v.supply is None
+    d: dict[str, Any] = {}
+    for name in _VIEW_FIELDS:
+        value = getattr(v, name)
+        if name == "players":
+            value = [_player_dict(p, base) for p in value]
+        elif name == "decision":
+            value = None if value is None else {f: getattr(value, f) for f in _DECISION_FIELDS}
+        elif name == "events":
+            value = [_plain(e) for e in value]
+        elif name in ("supply", "expansions") and base:
+            continue
+        elif type(value) is list:
+            value = list(value)
+        d[name] = value
+    return d
+
+
+def _player_dict(p: PlayerView, base: bool) -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    for name in _PLAYER_FIELDS:
+        value = getattr(p, name)
+        if base and name in ("tokens", "loads"):
+            continue
+        t = type(value)
+        if t is list:
+            value = list(value)
+        elif t is dict:
+            value = dict(value)
+        d[name] = value
+    return d

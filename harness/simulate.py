@@ -23,6 +23,7 @@ from bangarena.engine.conformance import replay, result_violations, step_violati
 from bangarena.engine.roles import DOUBLE_AGENT, MODES, OUTLAW, ROLE_TABLE, TEAM_OF, TEAMS
 
 from .bots import BotSpecError, is_bot_spec, make_bot, parse_bot_spec
+from .bots.information_set import information_set_sampler
 from .bots.sanity import Sanity
 
 SEAT_CHOICES = tuple(str(n) for n in ROLE_TABLE) + ("all",)
@@ -30,11 +31,13 @@ MODE_CHOICES = MODES + ("all",)
 TEAM_CHOICES = TEAMS  # law (sheriff + deputies), outlaws (+ the double agent), renegade
 
 
-def cells(seats: str, mode: str) -> list[GameConfig]:
-    """The (seats, mode) cells a run goes round-robin over."""
+def cells(seats: str, mode: str, expansions: tuple[str, ...] = ()) -> list[GameConfig]:
+    """The (seats, mode) cells a run goes round-robin over (each with ``expansions``)."""
     seat_list = list(ROLE_TABLE) if seats == "all" else [int(seats)]
     mode_list = list(MODES) if mode == "all" else [mode]
-    return [GameConfig(seats=n, mode=m) for n in seat_list for m in mode_list]
+    return [
+        GameConfig(seats=n, mode=m, expansions=expansions) for n in seat_list for m in mode_list
+    ]
 
 
 def parse_players(spec: str) -> dict[str, str]:
@@ -110,11 +113,13 @@ def simulate(
     mode: str = "all",
     check: bool = True,
     players: str | dict[str, str] = "random",
+    expansions: tuple[str, ...] = (),
 ) -> Summary:
     """Play ``games`` seeded games (seed, seed+1, …) round-robin over the cells; ``players`` says
-    which bot kind plays each team (see :func:`parse_players`)."""
+    which bot kind plays each team (see :func:`parse_players`); ``expansions`` the expansions
+    every game has (``("armed_dangerous",)``)."""
     teams = parse_players(players) if isinstance(players, str) else dict(players)
-    configs = cells(seats, mode)
+    configs = cells(seats, mode, expansions)
     summary = Summary(players=teams)
     with batch_gc():
         _play_batch(summary, configs, games, seed, check, teams)
@@ -211,6 +216,7 @@ def _bot_game(
     kinds = [teams[TEAM_OF[r]] for r in roles]
     bots = [make_bot(kinds[s], bot_seed(game_seed, s), s) for s in range(n)]
     views = [b.needs_view for b in bots]
+    wants_sampler = [getattr(b, "wants_sampler", False) for b in bots]
     outlaw_side = [r in (OUTLAW, DOUBLE_AGENT) for r in roles]
     sheriff = roles.index("sheriff")
     cursors = [0] * n
@@ -223,6 +229,8 @@ def _bot_game(
             cursors[seat] = view.cursor
         else:
             view = None  # the bot declared it ignores views (Bot.needs_view)
+        if wants_sampler[seat]:  # a searching bot: its information set, never the game
+            bots[seat].sampler = information_set_sampler(game, seat)  # type: ignore[attr-defined]
         move_id = bots[seat].choose(view, decision)  # type: ignore[arg-type]
         if move_id == "end_turn" and outlaw_side[seat]:
             sanity.note_end_turn(kinds[seat], _shot_at(decision.moves, sheriff))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from bangarena.engine import texts
-from bangarena.engine.cards import DECK, KIND_BY_ID
+from bangarena.engine.cards import ALL_CARDS, KIND_BY_ID
 
 TEMPLATES_DIR: Final = Path(__file__).parent / "templates"
 LANGS: Final[tuple[str, ...]] = ("en", "pt", "es", "fr")
@@ -55,6 +55,9 @@ class Catalog:
     upgrade_effect: dict[str, str]
     decision: dict[str, str]
     decision_help: dict[str, str]
+    # Expansions' words (Armed & Dangerous: Load token, supply) and move texts.
+    term: dict[str, str]
+    move_kind: dict[str, str]
 
     def word(self, key: str | None) -> str:
         """A reason/cause/source word: a card or character name, a catalog word, or the id."""
@@ -68,7 +71,10 @@ def catalog(lang: str) -> Catalog:
     """The catalog of ``lang`` (cached)."""
     code = normalize_lang(lang)
     data = tomllib.loads((TEMPLATES_DIR / code / "messages.toml").read_text(encoding="utf-8"))
-    card = {k: t.name.get(code) for k, t in texts.CARDS.items()}
+    # The names of every expansion's cards and characters too: a base game never shows them.
+    exps = tuple(texts.EXPANSION_TEXTS)
+    card = {k: t.name.get(code) for k, t in texts.merged("cards", exps).items()}
+    chars = texts.merged("characters", exps)
     return Catalog(
         lang=code,
         system=data["system"],
@@ -78,10 +84,10 @@ def catalog(lang: str) -> Catalog:
         moves=data["moves"],
         feedback=data["feedback"],
         card=card,
-        card_id={c.id: card[c.kind] for c in DECK},
-        label={c.id: c.label for c in DECK},
-        character={k: t.name.get(code) for k, t in texts.CHARACTERS.items()},
-        ability={k: t.ability.get(code) for k, t in texts.CHARACTERS.items()},
+        card_id={c.id: card[c.kind] for c in ALL_CARDS},
+        label={c.id: c.label for c in ALL_CARDS},
+        character={k: t.name.get(code) for k, t in chars.items()},
+        ability={k: t.ability.get(code) for k, t in chars.items()},
         role={k: t.name.get(code) for k, t in texts.ROLES.items()},
         objective={k: t.objective.get(code) for k, t in texts.ROLES.items()},
         team={k: t.get(code) for k, t in texts.TEAMS.items()},
@@ -89,8 +95,10 @@ def catalog(lang: str) -> Catalog:
         mode_desc={k: t.get(code) for k, t in texts.MODE_DESCRIPTIONS.items()},
         upgrade={k: texts.TERMS[k].get(code) for k in texts.UPGRADES},
         upgrade_effect={k: t.get(code) for k, t in texts.UPGRADES.items()},
-        decision={k: t.get(code) for k, t in texts.DECISION_KINDS.items()},
-        decision_help={k: t.get(code) for k, t in texts.DECISION_HELP.items()},
+        decision={k: t.get(code) for k, t in texts.merged("decision_kinds", exps).items()},
+        decision_help={k: t.get(code) for k, t in texts.merged("decision_help", exps).items()},
+        term={k: t.get(code) for k, t in texts.merged("terms", exps).items()},
+        move_kind={k: t.get(code) for k, t in texts.merged("move_kinds", exps).items()},
     )
 
 

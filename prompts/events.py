@@ -165,7 +165,31 @@ def _game_over(e: Ev, c: Catalog) -> str:
     return c.events["game_over"].format(team=team, reason=c.word(e["reason"]))
 
 
+def _tokens(e: Ev, c: Catalog) -> str:
+    """Armed & Dangerous: tokens on a holder changed."""
+    h = e["holder"]
+    where = c.words.get("character", "character") if h == "character" else c.card_id.get(h, h)
+    return (
+        f"#{e['seat']} {where}: {e['change']:+d} {c.term['load_token']} → {e['tokens']}"
+        f" ({c.term['supply']}: {e['supply']}; {c.word(e['reason'])})"
+    )
+
+
+def _used(e: Ev, c: Catalog) -> str:
+    w = e["what"]
+    name = c.card_id.get(w) or c.card.get(w) or c.character.get(w) or w
+    target = f" → #{e['target']}" if e["target"] is not None else ""
+    return f"#{e['seat']}: {name}{target}"
+
+
 FORMATTERS: dict[str, Formatter] = {
+    "tokens": _tokens,
+    "used": _used,
+    "bomb_passed": lambda e, c: f"#{e['seat']}: {c.card['bomb']} → #{e['to']}",
+    "bomb_exploded": lambda e, c: f"#{e['seat']}: {c.card['bomb']} 💥",
+    "ignored": lambda e, c: (
+        f"#{e['seat']} {c.character['ms_abigail']}: ✗ {c.card_id.get(e['card'], e['card'])} (#{e['source']})"
+    ),
     "turn_started": _turn_started,
     "high_noon": lambda e, c: c.events["high_noon"],
     "check": _check,

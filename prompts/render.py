@@ -72,10 +72,10 @@ def answer_example(cat: Catalog, notes: bool, short: bool = False) -> str:
 
 
 @cache
-def _rules(lang: str) -> str:
+def _rules(lang: str, expansions: tuple[str, ...] = ()) -> str:
     from bangarena.rules_machine import rules_text
 
-    return rules_text(lang, compact=True).strip()
+    return rules_text(lang, compact=True, expansions=expansions).strip()
 
 
 def render_system(
@@ -98,7 +98,7 @@ def render_system(
     contract += "\n" + s[f"mode_{answer_mode}"].format(tool=TOOL_NAME)
     return _template("system.j2").render(
         t=s,
-        rules=_rules(cat.lang),
+        rules=_rules(cat.lang, tuple(view.expansions or ())),
         seat=s["seat"].format(
             seat=view.seat,
             seats=view.seats,
@@ -133,9 +133,16 @@ def _player_line(view: SeatView, i: int, cat: Catalog) -> str:
             parts.append(t["dist"].format(d=p.distance))
         if p.weapon:
             kind = p.weapon.rsplit("_", 1)[0]
-            parts.append(t["weapon"].format(name=cat.card[kind], range=KIND_BY_ID[kind].range))
+            weapon = t["weapon"].format(name=cat.card[kind], range=KIND_BY_ID[kind].range)
+            if p.loads and p.weapon in p.loads:
+                weapon += f" ({cat.term['load_token']}: {p.loads[p.weapon]})"
+            parts.append(weapon)
         if p.in_play:
-            parts.append(t["in_play"].format(cards=", ".join(cat.card_id[c] for c in p.in_play)))
+            parts.append(
+                t["in_play"].format(cards=", ".join(_card_tokens(c, p, cat) for c in p.in_play))
+            )
+        if p.tokens:
+            parts.append(f"{cat.term['load_token']}: {p.tokens}")
         if p.stars:
             stars = ", ".join(cat.upgrade[u] if u else t["star_plain"] for u in p.stars)
             parts.append(t["stars"].format(list=stars))
@@ -145,6 +152,15 @@ def _player_line(view: SeatView, i: int, cat: Catalog) -> str:
             name if p.revealed or p.seat == view.seat else t["role_known"].format(role=name)
         )
     return head + ": " + ", ".join(parts)
+
+
+def _card_tokens(card_id: str, p: object, cat: Catalog) -> str:
+    """A card in play, with its Load tokens when it has some (Armed & Dangerous)."""
+    loads = getattr(p, "loads", None)
+    name = cat.card_id[card_id]
+    if loads and card_id in loads:
+        return f"{name} ({cat.term['load_token']}: {loads[card_id]})"
+    return name
 
 
 def _hand(view: SeatView, cat: Catalog) -> str:
@@ -202,6 +218,19 @@ def move_text(m: Move, view: SeatView, cat: Catalog) -> str:
         if m.option == "none":
             return mv["bounty_none"]
         return mv["bounty"].format(name=cat.upgrade[m.option])
+    if k in ("use", "pay", "load", "take", "give", "pass"):
+        # Armed & Dangerous: the move kind's sentence, with what it applies to.
+        what = m.card or ""
+        name = cat.card.get(what) or cat.character.get(what) or cat.term.get(what, what)
+        if what == "character":  # the token holder that is a character
+            owner = m.target if k == "take" and m.target is not None else view.seat
+            name = cat.character[view.players[owner].character]  # type: ignore[index]
+        text = cat.move_kind[k]
+        if k != "pass" and name:
+            text += f" {name}"
+        if m.target is not None:
+            text += f" → #{m.target}"
+        return text
     return mv.get(k, k)
 
 
@@ -257,6 +286,8 @@ def turn_context(
         header += t["top"].format(card=cat.card_id[view.discard_top])
     if view.high_noon:
         header += t["high_noon"]
+    if view.supply is not None:
+        header += f" · {cat.term['supply']}: {view.supply}"
     named = ""
     if len(view.named_deputies) == 2:
         a, b = view.named_deputies

@@ -335,10 +335,15 @@ def _document() -> dict[str, Any]:
     }
 
 
-def rules_document() -> dict[str, Any]:
-    """The content of rules.json (a fresh copy).
+def rules_document(expansions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The content of rules.json (a fresh copy); with ``expansions``, the rules of a game that
+    has them (``published/<expansion>/rules.json``).
 
     ``rules_version`` equals the first 16 hex digits of the SHA-256 of
     ``rules_version_input`` as canonical JSON (sorted keys, separators ``,`` ``:``, ASCII).
     """
+    if expansions:
+        from .expansion_document import expansion_rules_document
+
+        return expansion_rules_document(tuple(expansions))
     return copy.deepcopy(_document())

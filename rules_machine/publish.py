@@ -29,6 +29,8 @@ def text_file(lang: str, compact: bool) -> str:
 def published_files() -> dict[str, str]:
     """Every generated file's path (relative to the published folder) and content."""
     # Imported here: the paths above are read by modules (validate) that need no texts.
+    from bangarena.engine.cards import EXPANSIONS
+
     from .document import rules_document
     from .render import rules_text
     from .wording import LANGS
@@ -39,6 +41,18 @@ def published_files() -> dict[str, str]:
     for lang in LANGS:
         for compact in (False, True):
             files[f"{TEXTS_DIR}/{text_file(lang, compact)}"] = rules_text(lang, compact)
+    # Each expansion's game: its own folder with the same files (the base ones stay as they are).
+    for e in EXPANSIONS:
+        exps = (e,)
+        files[f"{e}/{RULES_FILE}"] = dump_json(rules_document(exps))
+        for name, filename in SCHEMA_FILES.items():
+            if name not in ("AnswerFixed", "AnswerFixedNotes"):  # the same in every game
+                files[f"{e}/{filename}"] = dump_json(schema(name, exps))
+        for lang in LANGS:
+            for compact in (False, True):
+                files[f"{e}/{TEXTS_DIR}/{text_file(lang, compact)}"] = rules_text(
+                    lang, compact, exps
+                )
     return files
 
 

@@ -223,9 +223,20 @@ def _engine(doc: dict[str, Any], lang: str, compact: bool) -> list[str]:
     return out
 
 
+def _expansion_rules(doc: dict[str, Any], lang: str) -> list[list[str]]:
+    """The rules an expansion adds (its own section, before the cards)."""
+    out = []
+    for e in doc.get("expansions", []):
+        section = doc[e]
+        out.append(
+            [f"## {section['names'][lang]}"] + [f"- {t[lang]}" for t in section["rules"].values()]
+        )
+    return out
+
+
 @cache
-def _text(lang: str, compact: bool) -> str:
-    doc = rules_document()
+def _text(lang: str, compact: bool, expansions: tuple[str, ...] = ()) -> str:
+    doc = rules_document(expansions)
     blocks = [
         [phrase("title", lang)]
         + ([] if compact else [phrase("versions", lang)])
@@ -233,6 +244,7 @@ def _text(lang: str, compact: bool) -> str:
         _roles(doc, lang, compact),
         _modes(doc, lang, compact),
         *_rules(doc, lang, compact),
+        *_expansion_rules(doc, lang),
         _cards(doc, lang, compact),
         _characters(doc, lang, compact),
         _decisions(doc, lang, compact),
@@ -247,8 +259,8 @@ def _text(lang: str, compact: bool) -> str:
     return text
 
 
-def rules_text(lang: str = "en", compact: bool = True) -> str:
+def rules_text(lang: str = "en", compact: bool = True, expansions: tuple[str, ...] = ()) -> str:
     """The rules for AI in ``lang`` (en, pt, es, fr) as Markdown; ``compact`` for a system
-    prompt, else the full text. Raises :class:`UnknownLanguage` (a ``ValueError``) for any
-    other language."""
-    return _text(check_lang(lang), bool(compact))
+    prompt, else the full text; with ``expansions``, the rules of a game that has them. Raises
+    :class:`UnknownLanguage` (a ``ValueError``) for any other language."""
+    return _text(check_lang(lang), bool(compact), tuple(expansions))

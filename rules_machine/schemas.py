@@ -154,22 +154,27 @@ _TYPES: Final[dict[str, str]] = {
 
 
 @cache
-def _schema(name: str) -> dict[str, Any]:
+def _schema(name: str, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
     if name in ("AnswerFixed", "AnswerFixedNotes"):
         return _answer_base(name == "AnswerFixedNotes")
     from . import models
 
-    body = _generate(getattr(models, _TYPES[name]))
+    source = models if not expansions else models.models_for(expansions)
+    body = _generate(getattr(source, _TYPES[name]))
     body.pop("description", None)
-    head = {"$schema": DRAFT_2020_12, "title": name, "description": _DESCRIPTIONS[name]}
+    description = _DESCRIPTIONS[name]
+    if expansions:
+        description += " Games with the expansions: " + ", ".join(expansions) + "."
+    head = {"$schema": DRAFT_2020_12, "title": name, "description": description}
     return {**head, **body}
 
 
-def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema called ``name`` (one of :data:`SCHEMA_NAMES`); a fresh copy."""
+def schema(name: str, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The JSON Schema called ``name`` (one of :data:`SCHEMA_NAMES`) of the base game, or of a
+    game with ``expansions``; a fresh copy."""
     if name not in SCHEMA_NAMES:
         raise KeyError(f"unknown schema {name!r}; valid names: {', '.join(SCHEMA_NAMES)}")
-    return copy.deepcopy(_schema(name))
+    return copy.deepcopy(_schema(name, tuple(expansions)))
 
 
 @cache

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bangarena.engine import Game
-from bangarena.engine.cards import CARD_BY_ID, DECK, KIND_BY_ID
+from bangarena.engine.cards import ALL_CARD_BY_ID as CARD_BY_ID
+from bangarena.engine.cards import ALL_CARDS, DECK, KIND_BY_ID
 from bangarena.engine.scenario import load_scenario
 
 # Fillers, least intrusive first: red_suit acts only at its own draw, twin_barrels only when
@@ -197,12 +198,12 @@ def public(game: Game, s: int):
 
 def deck_top(game: Game, n: int = 1) -> list[str]:
     """The top ``n`` deck card ids, top first (test-only peek at the state)."""
-    return [DECK[c].id for c in reversed(game.state.deck[-n:])]
+    return [ALL_CARDS[c].id for c in reversed(game.state.deck[-n:])]
 
 
 def discard_ids(game: Game) -> list[str]:
     """The discard pile, bottom to top."""
-    return [DECK[c].id for c in game.state.discard]
+    return [ALL_CARDS[c].id for c in game.state.discard]
 
 
 def check(game: Game, expect: dict[str, Any], evs: Sequence[dict[str, Any]] = ()) -> None:
@@ -252,6 +253,12 @@ def check(game: Game, expect: dict[str, Any], evs: Sequence[dict[str, Any]] = ()
             found = [e for e in evs if e["kind"] in want]
             assert not found, f"unexpected events: {found}"
             continue
+        elif key == "tokens":  # Armed & Dangerous: Load tokens on characters
+            got = {s: players[s].tokens for s in want}
+        elif key == "loads":  # Armed & Dangerous: {seat: {card kind: tokens}}
+            got = {s: {kind_of(c): n for c, n in (players[s].loads or {}).items()} for s in want}
+        elif key == "supply":
+            got = view.supply
         elif key == "discard_top":
             got = view.discard_top
         elif key == "discard":

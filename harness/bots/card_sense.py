@@ -6,14 +6,14 @@ back on the deck, which card to take with Vulture Junior).
 
 from __future__ import annotations
 
-from bangarena.engine.cards import DECK, KIND_BY_ID, REVOLVER_RANGE
+from bangarena.engine.cards import ALL_CARDS, KIND_BY_ID, REVOLVER_RANGE
 
 WEAPONS = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "weapon")
 BLUES = frozenset(k.id for k in KIND_BY_ID.values() if k.color == "blue")
 RANGE = {k: KIND_BY_ID[k].range for k in WEAPONS}
 HIGH_NOON_ROUND = 8
 # Card id -> kind for the public deck table (what kind_of computes, as one lookup).
-KIND_OF_ID = {c.id: c.kind for c in DECK}
+KIND_OF_ID = {c.id: c.kind for c in ALL_CARDS}
 
 BASE_VALUE = {
     "shot": 2.6,
@@ -33,6 +33,25 @@ BASE_VALUE = {
     "horse": 1.5,
     "scope": 1.4,
     "dynamite": 0.5,
+    # Armed & Dangerous
+    "mule_train": 3.1,
+    "little_nip": 2.0,
+    "quick_shot": 2.4,
+    "flintlock": 2.3,
+    "arrow": 2.1,
+    "duck": 2.5,
+    "reloading": 1.2,
+    "rust": 1.3,
+    "squaw": 1.9,
+    "ace_up_the_sleeve": 1.6,
+    "bandolier": 1.3,
+    "bomb": 1.2,
+    "bell_tower": 1.0,
+    "crate": 2.0,
+    "tumbleweed": 1.0,
+    "whip": 1.6,
+    "beer_keg": 1.8,
+    "lockpick": 1.6,
 }
 
 
@@ -71,11 +90,11 @@ def keep_value(
         v += 0.8 if held == 0 else 0.0
         if high_noon:
             v += 0.4
-    elif kind == "ricochet":
+    elif kind == "ricochet" or kind == "duck":
         v += 0.6 if held == 0 else 0.0
         if life <= 2:
             v += 1.2
-    elif kind == "canteen":
+    elif kind == "canteen" or kind == "little_nip":
         if high_noon:
             return 0.0
         if life == 1:

@@ -19,7 +19,22 @@ from .card_sense import KIND_OF_ID
 
 # How much one act of aggression weighs, by card (a Duel or a Jail is as deliberate as a Shot;
 # Snatch and Knock Off are half-hearted: they are also played for the card).
-AGGRESSION = {"shot": 1.0, "duel": 1.0, "jail": 1.0, "knock_off": 0.5, "snatch": 0.4}
+AGGRESSION = {
+    "shot": 1.0,
+    "duel": 1.0,
+    "jail": 1.0,
+    "knock_off": 0.5,
+    "snatch": 0.4,
+    # Armed & Dangerous: Shot effects, the Bomb, and effects aimed at one player.
+    "quick_shot": 1.0,
+    "flintlock": 1.0,
+    "arrow": 0.8,
+    "squaw": 0.5,
+    "bomb": 1.0,
+    "whip": 0.5,
+    "lockpick": 0.4,
+    "mexicali_kid": 1.0,
+}
 # What attacking a seat of a known role says about the attacker (positive: outlaw-like).
 ATTACK_SIGNAL = {SHERIFF: 2.0, DEPUTY: 1.0, OUTLAW: -1.0, DOUBLE_AGENT: -1.0, RENEGADE: -0.4}
 # Unknown victims: attacking a seat that looks like an outlaw looks lawful, and vice versa.
@@ -133,8 +148,20 @@ class Beliefs:
         self._act(e["seat"], target, w)
 
     def _equipped(self, e: dict) -> None:
-        if e["owner"] != e["seat"] and e["card"].startswith("jail"):
+        if e["owner"] != e["seat"] and e["card"].startswith(("jail", "bomb")):
             self._act(e["seat"], e["owner"], AGGRESSION["jail"])
+
+    def _used(self, e: dict) -> None:
+        """Armed & Dangerous: an effect aimed at a seat (Whip, Lockpick, Mexicali Kid)."""
+        target = e["target"]
+        if target is None or target == e["seat"]:
+            return
+        w = AGGRESSION.get(KIND_OF_ID.get(e["what"], e["what"]))
+        if w is not None:
+            self._act(e["seat"], target, w)
+
+    def _bomb_passed(self, e: dict) -> None:
+        self._act(e["seat"], e["to"], AGGRESSION["bomb"])
 
     def _removed(self, actor: int, victim: int, card: str | None) -> None:
         # Taking a Jail or a Dynamite away from someone is a favour, not an attack.
@@ -332,4 +359,6 @@ _HANDLERS = {
     "discarded": Beliefs._discarded,
     "stole": Beliefs._stole,
     "eliminated": Beliefs._eliminated,
+    "used": Beliefs._used,
+    "bomb_passed": Beliefs._bomb_passed,
 }

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from bangarena.engine import Decision, Move, PlayerView, SeatView
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, PARTNERS, RENEGADE, SHERIFF
 
+from . import rule_bot_armed as armed
 from .base import Bot
 from .card_sense import (
     HIGH_NOON_ROUND,
@@ -275,6 +276,13 @@ def _draws(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | Non
     if "bazaar" in plays:
         return plays["bazaar"][0]
     return None
+
+
+def _armed(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | None:
+    """Armed & Dangerous games only (``supply`` is in their views)."""
+    if sit.view.supply is None:
+        return None
+    return armed.play_step(bot, sit, d, plays)
 
 
 def _equipment(bot: RuleBot, sit: Situation, d: Decision, plays: dict) -> Move | None:
@@ -533,6 +541,7 @@ _PLAY_STEPS: tuple[
     tuple[Callable[[RuleBot, Situation, Decision, dict], Move | None], frozenset[str] | None], ...
 ] = (
     (_draws, frozenset({"caravan", "wagon", "bazaar"})),
+    (_armed, None),
     (_equipment, frozenset({"scope", "horse", "cover", "dynamite"})),
     (_weapon, WEAPONS),
     (_steal, frozenset({"knock_off", "snatch"})),
@@ -558,6 +567,10 @@ def _discard(bot: RuleBot, sit: Situation, d: Decision) -> Move:
 
 
 def _answer_shot(bot: RuleBot, sit: Situation, d: Decision) -> Move:
+    if sit.view.supply is not None:
+        m = armed.answer_shot(bot, sit, d)
+        if m is not None:
+            return m
     needed = d.needed or 1
     ric = _by_id(d, "ricochet")
     as_ric = _by_id(d, "shot_as_ricochet")
@@ -684,4 +697,11 @@ _HANDLERS: dict[str, Callable[[RuleBot, Situation, Decision], Move]] = {
     "pick_card": _pick_card,
     "glory_upgrade": _glory,
     "bounty_pick": _glory,
+    # Armed & Dangerous
+    "optional_effect": armed.option,
+    "pay_token": armed.pay,
+    "load_token": armed.load,
+    "discard_card": _discard,
+    "take_token": armed.take,
+    "pass_bomb": armed.give,
 }

@@ -40,6 +40,16 @@ BOT_PARAMS: Final[dict[str, tuple[BotParam, ...]]] = {
             "rung of a ladder)",
         ),
     ),  # fmt: skip
+    "search": (
+        BotParam(
+            "sims",
+            1,
+            10_000,
+            50,
+            "simulations (rule-bot rollouts) per decision of the information-set Monte-Carlo "
+            "tree search (a whole number)",
+        ),
+    ),  # fmt: skip
 }
 """The parameters of each bot kind (the kinds of :data:`bangarena.harness.bots.BOTS`)."""
 
