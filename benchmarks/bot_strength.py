@@ -8,6 +8,15 @@ Usage: python benchmarks/bot_strength.py [--games 2000] [--seed 1] [--seats 4,5,
 
 Each cell is exactly ``bangarena simulate --games N --seed S --seats K --mode classic
 --players TEAM=rule --no-check`` (baseline: ``--players random``).
+
+The search bot (``--deals N``, which runs this section instead of the rule tables): paired
+duplicate deals. For each team (law, outlaws, renegade) and each deal seed, the first seat of
+that team is a ``search:sims=S`` bot and every other seat a rule bot; the pair is the same deal
+(same seed, same bot seeds) with the rule bot in that seat. Per team it prints both win rates,
+the paired win-rate difference with its 95 % interval (mean ± 1.96 standard errors of the
+per-deal differences) and the search bot's CPU time per decision (mean and worst):
+
+    python benchmarks/bot_strength.py --deals 500 --sims 50 --workers 2 [--seats 5]
 """
 
 from __future__ import annotations
@@ -15,9 +24,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-from bangarena.harness.simulate import TEAM_CHOICES, simulate
+from bangarena.engine import GameConfig, new_game
+from bangarena.engine.roles import TEAM_OF
+from bangarena.harness.bots import SearchBot, make_bot
+from bangarena.harness.bots.information_set import information_set_sampler
+from bangarena.harness.simulate import TEAM_CHOICES, batch_gc, bot_seed, simulate
 
 Z95 = 1.959963984540054
 
@@ -51,7 +66,20 @@ def main() -> None:
         default=None,
         help="games per cell of the rule-table ladder (default: --games; 0 skips it)",
     )
+    ap.add_argument(
+        "--deals",
+        type=int,
+        default=0,
+        help="search bot: paired duplicate deals per team (runs that section only)",
+    )
+    ap.add_argument("--sims", type=int, default=50, help="search bot: simulations per decision")
+    ap.add_argument("--workers", type=int, default=1, help="search bot: worker processes")
     args = ap.parse_args()
+    if args.deals > 0:
+        # the issue's table is 5 seats: the rule tables' default list does not apply here
+        seats = 5 if args.seats == ap.get_default("seats") else int(args.seats.split(",")[0])
+        print(search_strength(seats, args.mode, args.deals, args.seed, args.sims, args.workers))
+        return
     seat_counts = [s.strip() for s in args.seats.split(",")]
     raw: dict[str, dict] = {}
     rows = []
@@ -133,6 +161,80 @@ def _ladder(seat_counts: list[str], games: int, seed: int, mode: str, raw: dict)
                 f"| {seats} | {team} | {fmt(w, games)} | {fmt(b, games)} | "
                 f"{100 * (w - b) / games:+.1f} | {verdict} | {full.games / full.seconds:.0f} |"
             )
+    return "\n".join(lines)
+
+
+def duplicate_pair(seats: int, mode: str, seed: int, team: str, sims: int) -> dict:
+    """One paired deal: the first seat of ``team`` as a search bot, then the same deal with the
+    rule bot there (every other seat a rule bot, the same bot seeds). The search bot's sampler
+    comes from the driver, as in ``simulate``."""
+    config = GameConfig(seats, mode)
+    out: dict = {"seed": seed, "team": team, "times": []}
+    for search in (True, False):
+        game = new_game(config, seed)
+        roles = [game.view(s).role or "" for s in range(seats)]
+        seat = next(s for s in range(seats) if TEAM_OF[roles[s]] == team)
+        bots = [make_bot("rule", bot_seed(seed, s), s) for s in range(seats)]
+        if search:
+            bots[seat] = SearchBot(bot_seed(seed, seat), seat, sims=sims)
+        cursors = [0] * seats
+        while not game.over:
+            d = game.decision
+            s = d.seat
+            view = game.view(s, since=cursors[s])
+            cursors[s] = view.cursor
+            if search and s == seat:
+                t0 = time.process_time()
+                bots[s].sampler = information_set_sampler(game, s)  # type: ignore[attr-defined]
+                move = bots[s].choose(view, d)
+                out["times"].append(time.process_time() - t0)
+            else:
+                move = bots[s].choose(view, d)
+            game.apply(s, move)
+        won = game.state.winning_team == team
+        out["search_win" if search else "rule_win"] = int(won)
+        out["role"] = roles[seat]
+    return out
+
+
+def _pair_task(task: tuple) -> dict:
+    with batch_gc():
+        return duplicate_pair(*task)
+
+
+def search_strength(seats: int, mode: str, deals: int, seed: int, sims: int, workers: int) -> str:
+    """The paired duplicate-deal table of the search bot against the rule bot (Markdown)."""
+    tasks = [(seats, mode, seed + k, team, sims) for team in TEAM_CHOICES for k in range(deals)]
+    t0 = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_pair_task, tasks, chunksize=4))
+    else:
+        results = [_pair_task(t) for t in tasks]
+    wall = time.perf_counter() - t0
+    lines = [
+        f"search:sims={sims} in one seat, rule bots elsewhere, against the same deals with the "
+        f"rule bot in that seat: {seats} seats, {mode}, {deals} paired deals per team (seeds "
+        f"{seed}..{seed + deals - 1}), {wall:.0f} s wall with {workers} worker(s)\n",
+        "| team | search seat's team wins | rule seat's team wins | paired difference "
+        "[95 % interval] | above 0 | CPU s/decision (mean, worst) | search decisions |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for team in TEAM_CHOICES:
+        rows = [r for r in results if r["team"] == team]
+        n = len(rows)
+        diffs = [r["search_win"] - r["rule_win"] for r in rows]
+        mean = sum(diffs) / n
+        half = Z95 * (statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 1.0)
+        times = [t for r in rows for t in r["times"]]
+        w_s, w_r = sum(r["search_win"] for r in rows), sum(r["rule_win"] for r in rows)
+        mean_t = sum(times) / len(times) if times else 0.0
+        lines.append(
+            f"| {team} | {fmt(w_s, n)} | {fmt(w_r, n)} | {100 * mean:+.1f} points "
+            f"[{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}] | "
+            f"{'yes' if mean - half > 0 else 'no'} | {mean_t:.3f}, "
+            f"{max(times, default=0.0):.3f} | {len(times)} |"
+        )
     return "\n".join(lines)
 
 

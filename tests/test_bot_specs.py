@@ -43,7 +43,7 @@ def test_bot_specs_parse_to_one_canonical_text(text: str, canonical: str) -> Non
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("smart", "unknown bot kind 'smart'; valid: random, rule"),
+        ("smart", "unknown bot kind 'smart'; valid: random, rule, search"),
         ("rule:", "nothing after ':'"),
         ("rule:temp=1", "rule has no parameter 'temp' (parameters: eps)"),
         ("random:eps=0.1", "random has no parameter 'eps' (parameters: none)"),

@@ -57,7 +57,7 @@ def five(turn: int, hands: dict[int, list[str]], **extra: Any) -> Game:
 
 
 def test_make_bot_builds_every_kind_and_rejects_others() -> None:
-    assert BOT_KINDS == ("random", "rule")
+    assert BOT_KINDS == ("random", "rule", "search")
     for kind in BOT_KINDS:
         bot = make_bot(kind, seed=3, seat=2)
         assert isinstance(bot, Bot) and bot.kind == kind and bot.seat == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bangarena.engine import Decision, SeatView
 
 from ..bots import BotSpec, make_bot, parse_bot_spec
+from ..bots.information_set import Sampler
 from ..records import DecisionTelemetry, SeatRecord
 from .protocol import Deadline, SeatAnswer
 
@@ -25,6 +26,20 @@ class BotSeat:
         self.seed = seed
         self.bot = make_bot(spec, seed, seat)
         self.display_name = display_name or f"Bot {seat + 1}"
+
+    @property
+    def wants_sampler(self) -> bool:
+        """Whether the bot searches: the driver then sets :attr:`sampler` before each decision
+        (``bots.information_set``: games from this seat's information set, never the game)."""
+        return getattr(self.bot, "wants_sampler", False)
+
+    @property
+    def sampler(self) -> Sampler | None:
+        return getattr(self.bot, "sampler", None)
+
+    @sampler.setter
+    def sampler(self, value: Sampler | None) -> None:
+        self.bot.sampler = value  # type: ignore[attr-defined]
 
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
         return SeatAnswer(self.bot.choose(view, decision), DecisionTelemetry())

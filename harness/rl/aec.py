@@ -1,0 +1,211 @@
+"""The PettingZoo AEC environment: one agent per seat (``seat_0`` …), one decision at a time.
+
+- **Observation** (``observe(agent)``): ``{"observation": float32 vector, "action_mask": int8
+  vector}`` — the vector is :mod:`.encoding` of the agent's own view, the mask marks the legal
+  moves of the agent's pending decision in the fixed enumeration of :mod:`.actions` (all zeros
+  when the decision is someone else's).
+- **infos[agent]** ``{"view": SeatView, "legal_ids": tuple[str, ...], "legal_actions":
+  tuple[int, ...]}``: the view the agent was given at its latest decision (its ``events`` are
+  those since its previous decision, so the views an agent receives add up to its whole log),
+  its legal move ids and the same moves as action indexes (the mask's ones, in engine order).
+- **Rewards** by faction outcome, when the game ends: +1 to every seat of the winning team
+  (eliminated deputies and outlaws included), −1 to every other seat. The round cap is a draw:
+  reward 0 and ``truncations`` True for everyone; any other end sets ``terminations``.
+- ``reset(seed=)`` deals ``new_game(config, game_seed)`` where ``game_seed`` is drawn from a
+  ``random.Random(seed)`` kept by the environment (``reset()`` without a seed deals the next
+  one), so a seed fixes the sequence of deals.
+- An action outside the mask raises :class:`IllegalAction`: what to do about it is a
+  wrapper's policy (PettingZoo's ``TerminateIllegalWrapper``), not a rule.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from bangarena.engine import Game, GameConfig, Move, SeatView, new_game
+from bangarena.engine.roles import DRAW
+
+from .actions import action_ids, action_index
+from .encoding import Encoder, observation_high, observation_size
+from .render import render_view
+
+ENV_NAME = "bangarena_v0"
+
+
+# Legal-move sets recur (the same hand, the same targets), so each one's mask and id -> move
+# table is built once per process. Masks are shared and read-only.
+_LEGAL: dict[tuple[str, ...], tuple[np.ndarray, dict[str, Move], tuple[int, ...]]] = {}
+_LEGAL_CAP = 100_000
+
+
+def _legal_entry(
+    moves: tuple[Move, ...], index: dict[str, int]
+) -> tuple[np.ndarray, dict[str, Move], tuple[int, ...]]:
+    actions = tuple(index[m.id] for m in moves)
+    buf = bytearray(len(index))
+    for i in actions:
+        buf[i] = 1
+    mask = np.frombuffer(bytes(buf), dtype=np.int8)  # read-only: it is shared
+    return mask, {m.id: m for m in moves}, actions
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal for the agent to move."""
+
+
+class BangArenaEnv(AECEnv):
+    """BangArena as a PettingZoo AEC environment (build one with :func:`bangarena.harness.rl.env`)."""
+
+    metadata = {"name": ENV_NAME, "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        seats: int = 5,
+        mode: str = "classic",
+        seed: int | None = None,
+        max_rounds: int = 40,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = GameConfig(seats=seats, mode=mode, max_rounds=max_rounds)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{s}" for s in range(seats)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._ids = action_ids()
+        self._index = action_index()
+        n_obs = observation_size(max_rounds)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=np.zeros(n_obs, dtype=np.float32),
+                    high=observation_high(max_rounds),
+                    dtype=np.float32,
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(len(self._ids),), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(len(self._ids)) for a in self.possible_agents}
+        self._deals = random.Random(seed)
+        self._no_moves = np.frombuffer(bytes(len(self._ids)), dtype=np.int8)  # read-only
+        self.game: Game | None = None
+
+    # -- spaces ---------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- the loop -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game (``seed``: restart the sequence of deals from it)."""
+        if seed is not None:
+            self._deals = random.Random(seed)
+        self.game_seed = self._deals.getrandbits(64)
+        self.game = new_game(self.config, self.game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._encoders = [Encoder(self.config.max_rounds) for _ in self.agents]
+        self._cursors = [0] * len(self.agents)
+        self._current: tuple[int, SeatView, np.ndarray] | None = None
+        self._moves: dict[str, Any] = {}
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        """Point ``agent_selection`` at the seat to move and hand it its view."""
+        game = self.game
+        assert game is not None
+        d = game.decision
+        seat = d.seat
+        view = game.view(seat, since=self._cursors[seat])
+        self._cursors[seat] = view.cursor
+        ids = tuple([m.id for m in d.moves])
+        legal = _LEGAL.get(ids)
+        if legal is None:
+            legal = _legal_entry(d.moves, self._index)
+            if len(_LEGAL) >= _LEGAL_CAP:  # a bound on memory: the sets met again soon return
+                _LEGAL.clear()
+            _LEGAL[ids] = legal
+        self._moves = legal[1]
+        self._current = (seat, view, legal[0])
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        self.infos[agent] = {"view": view, "legal_ids": ids, "legal_actions": legal[2]}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        game = self.game
+        assert game is not None
+        cur = self._current
+        if cur is not None and cur[0] == seat:
+            view, mask = cur[1], cur[2]
+        else:
+            # Not this agent's decision: its view now (no events), nothing legal.
+            view = game.view(seat, since=len(game.state.log))
+            mask = self._no_moves
+        return {"observation": self._encoders[seat].encode(view), "action_mask": mask}
+
+    def step(self, action: int | np.integer | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} must act: None is only for finished agents")
+        try:
+            move = self._moves[self._ids[int(action)]]
+        except (IndexError, KeyError):
+            raise IllegalAction(
+                f"action {action!r} is not legal for {agent}: legal "
+                f"{[self._index[m] for m in self._moves]}"
+            ) from None
+        game = self.game
+        assert game is not None
+        self._cumulative_rewards[agent] = 0
+        game.apply_fast(move)  # legal: it came from the decision's own moves
+        if game.over:
+            self._finish()
+        else:
+            self._next_decision()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        g = self.game.state  # type: ignore[union-attr]
+        self._current = None
+        self._moves = {}
+        draw = g.winning_team == DRAW
+        for s, a in enumerate(self.possible_agents):
+            self.rewards[a] = 0 if draw else (1 if s in g.winners else -1)
+            self.truncations[a] = draw
+            self.terminations[a] = not draw
+            view = self.game.view(s, since=self._cursors[s])  # type: ignore[union-attr]
+            self._cursors[s] = view.cursor
+            self.infos[a] = {"view": view, "legal_ids": (), "legal_actions": ()}
+        self._accumulate_rewards()
+
+    # -- the rest of the API --------------------------------------------------------------
+    def render(self) -> str | None:
+        """The table as the spectator sees it (text); printed in ``human`` mode."""
+        if self.game is None:
+            return None
+        text = render_view(self.game.view(None, since=len(self.game.state.log)))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.game = None
