@@ -5,8 +5,9 @@ Usage: python benchmarks/engine_speed.py [--games 2000] [--mode classic]
        [--expansions armed_dangerous]
 
 With ``--expansions``, every seat count is played twice in the same run, base games and games
-with the expansions, and the expansion's decisions/s are shown as a share of the base game's
-(the target: at least 90 %)."""
+with the expansions alternately (one base game, then one expansion game with the same seed, …:
+a change in the machine's load falls on both alike), and the expansion's decisions/s are shown
+as a share of the base game's (the target: at least 90 %)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,36 @@ def playouts(
         unfinished += game.state.winning_team is None
     dt = time.process_time() - t0
     return decisions / dt, games / dt, decisions, unfinished
+
+
+def paired_playouts(
+    seats: int, mode: str, games: int, expansions: tuple[str, ...]
+) -> tuple[tuple[int, float, int], tuple[int, float, int]]:
+    """Base and expansion games alternately, each timed on its own: ``(decisions, CPU
+    seconds, legal moves offered)`` of the base games, then of the expansion games (each side
+    plays the games :func:`playouts` would)."""
+    sides = ((), expansions)
+    rnds = [random.Random(seats), random.Random(seats)]
+    decisions = [0, 0]
+    cpu = [0.0, 0.0]
+    legal = [0, 0]
+    clock = time.process_time
+    for seed in range(games):
+        for i, exps in enumerate(sides):
+            rnd = rnds[i]
+            n = 0
+            t0 = clock()
+            game = new_game(GameConfig(seats=seats, mode=mode, expansions=exps), seed)
+            k = 0
+            while not game.over:
+                moves = game.legal_moves
+                k += len(moves)
+                game.apply_fast(moves[rnd.randrange(len(moves))])
+                n += 1
+            cpu[i] += clock() - t0
+            decisions[i] += n
+            legal[i] += k
+    return (decisions[0], cpu[0], legal[0]), (decisions[1], cpu[1], legal[1])
 
 
 def views(seats: int, count: int, expansions: tuple[str, ...] = ()) -> float:
@@ -81,24 +112,28 @@ def main() -> None:
         return
     label = "+".join(exps)
     print(
-        f"{'seats':>5} {'base dec/s':>11} {label + ' dec/s':>24} {'share':>6}"
+        f"{'seats':>5} {'base dec/s':>11} {label + ' dec/s':>24} {'share':>7}"
         f" {'base dec/game':>13} {'exp dec/game':>12}"
     )
-    total = {"base": [0, 0.0], "exp": [0, 0.0]}
+    total = {"base": [0, 0.0, 0], "exp": [0, 0.0, 0]}
     for seats in range(4, 9):
-        b, _, bdec, _ = playouts(seats, args.mode, args.games)
-        e, _, edec, _ = playouts(seats, args.mode, args.games, exps)
-        total["base"][0] += bdec
-        total["base"][1] += bdec / b
-        total["exp"][0] += edec
-        total["exp"][1] += edec / e
+        bside, eside = paired_playouts(seats, args.mode, args.games, exps)
+        for key, side in (("base", bside), ("exp", eside)):
+            for i, x in enumerate(side):
+                total[key][i] += x
+        b, e = bside[0] / bside[1], eside[0] / eside[1]
         print(
-            f"{seats:>5} {b:>11,.0f} {e:>24,.0f} {e / b:>6.0%}"
-            f" {bdec / args.games:>13.1f} {edec / args.games:>12.1f}"
+            f"{seats:>5} {b:>11,.0f} {e:>24,.0f} {e / b:>7.1%}"
+            f" {bside[0] / args.games:>13.1f} {eside[0] / args.games:>12.1f}"
         )
-    base_all = total["base"][0] / total["base"][1]
-    exp_all = total["exp"][0] / total["exp"][1]
-    print(f"  all {base_all:>11,.0f} {exp_all:>24,.0f} {exp_all / base_all:>6.0%}")
+    (bdec, bcpu, blegal), (edec, ecpu, elegal) = total["base"], total["exp"]
+    base_all, exp_all = bdec / bcpu, edec / ecpu
+    print(f"  all {base_all:>11,.0f} {exp_all:>24,.0f} {exp_all / base_all:>7.1%}")
+    print(
+        f"legal moves per decision: base {blegal / bdec:.2f}, {label} {elegal / edec:.2f};"
+        f" µs per legal move offered: base {bcpu / blegal * 1e6:.2f},"
+        f" {label} {ecpu / elegal * 1e6:.2f}"
+    )
     vb, ve = views(7, 20000), views(7, 20000, exps)
     print(f"views/s at 7 seats: base {vb:,.0f}, {label} {ve:,.0f} ({ve / vb:.0%})")
 

@@ -82,6 +82,12 @@ FAMILIES: Final[tuple[Family, ...]] = (
         "bangarena.cli.leaderboard",
         "Build the leaderboard's static site from a store, or print the board in the terminal.",
     ),
+    Family(
+        "serve",
+        "bangarena.cli.serve",
+        "Serve the seat service: remote agents and people sit at tables over HTTP (API v1; "
+        "OpenAPI at /docs, the guide at /developers).",
+    ),
 )
 
 

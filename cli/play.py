@@ -29,7 +29,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
 
-from bangarena.engine import SeatView
+from bangarena.engine import DEFAULT_MAX_ROUNDS, SeatView
 from bangarena.engine.roles import MAX_SEATS, MIN_SEATS, MODES
 from bangarena.engine.texts import ROLES, TEAMS
 from bangarena.harness.match import PEOPLE_TIMES_S, Match, MatchSettings, MoveNotice, viewer_of
@@ -45,6 +45,7 @@ from bangarena.harness.seats.factory import SeatPlan
 from bangarena.prompts.catalog import LANGS, catalog
 from bangarena.prompts.events import event_line
 
+from .simulate import parse_expansions
 from .support import EXIT_USAGE, one_line
 
 EXIT_INFRASTRUCTURE = 3
@@ -301,6 +302,12 @@ def play_command(
         False, "--constrain-ids", help="Send the answer schema with the legal ids as an enum."
     ),
     quiet: bool = typer.Option(False, "--quiet", help="No live progress."),
+    expansions: str = typer.Option(
+        "", "--expansions", help="Comma-separated expansions the game has (armed_dangerous)."
+    ),
+    max_rounds: int = typer.Option(
+        DEFAULT_MAX_ROUNDS, "--max-rounds", help="Round cap: a game still on after it is a draw."
+    ),
 ) -> None:
     """Play one full match and print its summary (no API key needed with rule, random, scripted
     and human seats). Exit codes: 0 ok, 2 bad input, 3 infrastructure failure (a provider
@@ -313,6 +320,9 @@ def play_command(
         raise _fail(f"--mode {mode!r}: valid modes are {', '.join(MODES)}")
     if lang.split("-")[0].lower() not in LANGS:
         raise _fail(f"--lang {lang!r}: prompts exist in {', '.join(LANGS)}")
+    if max_rounds < 1:
+        raise _fail(f"--max-rounds {max_rounds}: a game has at least 1 round")
+    exps = parse_expansions(expansions)
     try:
         _check_times(time_per_move, model_time_per_move, backoff_cap)
         models = load_model_options(models_file) if models_file is not None else {}
@@ -353,14 +363,15 @@ def play_command(
             "table plays classic (rules.md §2)"
         )
     settings = MatchSettings(
-        seats=seats, mode=mode, seed=seed, lang=lang, time_per_move_s=time_per_move,
-        model_time_per_move_s=model_time_per_move, backoff_cap_s=backoff_cap,
-        transcripts=not no_transcripts,
+        seats=seats, mode=mode, seed=seed, max_rounds=max_rounds, lang=lang,
+        time_per_move_s=time_per_move, model_time_per_move_s=model_time_per_move,
+        backoff_cap_s=backoff_cap, transcripts=not no_transcripts, expansions=exps,
     )  # fmt: skip
     names = ", ".join(
         f"#{i} {escape(redact_credentials(s.display_name))} ({s.kind})" for i, s in enumerate(built)
     )
-    console.print(f"[bold]BangArena[/bold] · {seats} seats · {mode} · seed {seed} · {names}")
+    table = f"{seats} seats · {mode}" + "".join(f" · {e}" for e in exps)
+    console.print(f"[bold]BangArena[/bold] · {table} · seed {seed} · {names}")
     interrupted = False
     with Progress(
         console, built, live=not quiet and not has_human and sys.stdout.isatty(), lang=lang

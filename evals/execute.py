@@ -149,7 +149,7 @@ async def play_planned(planned: PlannedMatch, ctx: PlayContext) -> MatchOutcome:
         seats = planned.build_seats(ctx.environ, ctx.wrap)
     except ModelSpecError as exc:
         return MatchOutcome(planned.key, "error", reason=str(exc), error_kind="setup")
-    prompted = any(s.kind in ("model", "scripted") for s in planned.seats)
+    prompted = planned.uses_prompts
     match = RunnerMatch(
         planned.settings(),
         seats,

@@ -1,21 +1,23 @@
 """Match keys: a deterministic hash of everything that determines how a match is played.
 
-A key covers the rules and engine versions, a version per bot kind, the prompt version when a
-seat reads prompts, the table as played, the deal seed, the rotation and each seat's spec with
-only the options that change play. It leaves out what does not change play: participant ids,
-display names, concurrency, prices, HTTP timeouts and API-key variable names. So adding deals
+A key covers the rules and engine versions (the rules version of the table's expansions), a
+version per bot kind, the prompt version when a seat reads prompts, the table as played, the
+deal seed, the rotation and each seat's spec with only the options that change play (a person,
+``human:NAME``: the name and the table's clock). It leaves out what does not change play:
+participant ids, display names, concurrency, prices, HTTP timeouts and API-key variable names. So adding deals
 to a suite reuses every finished match, adding participants to a rotation suite reuses every
 lineup that did not change, and changing anything that plays differently makes new matches.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bangarena.engine import ENGINE_VERSION, RULES_VERSION
+from bangarena.engine import ENGINE_VERSION, RULES_VERSION, rules_version
 from bangarena.harness.bots import BOT_VERSIONS
 from bangarena.harness.match import MatchSettings
 from bangarena.harness.model_spec import answer_mode_for
@@ -37,8 +39,9 @@ DEFAULT_BACKOFF_CAP_S: Final = MatchSettings().backoff_cap_s
 
 
 def uses_prompts(plan: SeatPlan) -> bool:
-    """Whether the seat reads prompts (models and scripted seats answer through the text path)."""
-    return plan.kind in ("model", "scripted")
+    """Whether the seat reads prompts (models and scripted seats answer through the text path;
+    push and A2A agents get the same prompts in their payload and can run out of time)."""
+    return plan.kind in ("model", "scripted", "http", "a2a")
 
 
 def bot_version(kind: str) -> str:
@@ -54,6 +57,9 @@ def play_options(plan: SeatPlan) -> dict[str, Any]:
     changes the key too). Bots have none beyond their kind."""
     if not uses_prompts(plan):
         return {}
+    if plan.agent is not None:  # what the harness controls of an agent's play
+        retry = plan.options.retry_budget if plan.options is not None else 2
+        return {"retry_budget": retry, "notes": False}
     assert plan.spec is not None and plan.options is not None
     o = plan.options
     out: dict[str, Any] = {
@@ -79,16 +85,22 @@ def seat_spec(plan: SeatPlan) -> str:
     """The canonical spec text of a seat (``scripted`` and ``scripted:rule`` are one spec), with
     credentials in a base URL redacted: they are not play, and keys, stores and printed commands
     must not carry them."""
+    if plan.agent is not None:
+        return redact_credentials(str(plan.agent))
     return plan.text if plan.spec is None else redact_credentials(str(plan.spec))
 
 
 def seat_identity(plan: SeatPlan) -> dict[str, Any]:
     """What a seat contributes to a key."""
-    if plan.kind in ("rule", "random"):
+    if plan.kind in ("rule", "random", "search"):
         out = {"kind": plan.kind, "bot_version": bot_version(plan.kind)}
         if plan.bot is not None and plan.bot.params:
             out["params"] = dict(plan.bot.params)
         return out
+    if plan.agent is not None:
+        return {"kind": plan.kind, "spec": seat_spec(plan), "options": play_options(plan)}
+    if plan.kind == "human":  # a person: who (their name) — the clock is the table's
+        return {"kind": "human", "name": plan.person}
     assert plan.spec is not None
     out: dict[str, Any] = {
         "kind": plan.kind,
@@ -102,8 +114,12 @@ def seat_identity(plan: SeatPlan) -> dict[str, Any]:
 
 def seat_versions(plan: SeatPlan) -> dict[str, str]:
     """The versions a seat's play depends on (stored with participants)."""
-    if plan.kind in ("rule", "random"):
+    if plan.kind in ("rule", "random", "search"):
         return {"bot": f"{plan.kind}/{bot_version(plan.kind)}"}
+    if plan.agent is not None:
+        return {"prompts": PROMPT_VERSION}
+    if plan.kind == "human":
+        return {}
     assert plan.spec is not None
     out = {"prompts": PROMPT_VERSION}
     if plan.kind == "scripted":
@@ -111,20 +127,27 @@ def seat_versions(plan: SeatPlan) -> dict[str, str]:
     return out
 
 
-def table_identity(table: Mapping[str, Any], lang: str, prompted: bool) -> dict[str, Any]:
+def table_identity(
+    table: Mapping[str, Any], lang: str, prompted: bool, people: bool = False
+) -> dict[str, Any]:
     """The table as it changes play: seats, mode and round cap; for tables with a seat that
-    reads prompts also the language and the clocks."""
+    reads prompts also the language and the clocks; for tables with a person the table's time
+    per move (a person's clock)."""
     out: dict[str, Any] = {
         "seats": table["seats"],
         "mode": table["mode"],
         "max_rounds": table["max_rounds"],
     }
+    if table.get("expansions"):  # only then: base tables keep the keys they always had
+        out["expansions"] = list(table["expansions"])
     if prompted:
         out["lang"] = lang
         out["time_per_move_s"] = float(table["time_per_move"])
         model_time = table.get("model_time_per_move")
         out["model_time_per_move_s"] = float(model_time or table["time_per_move"])
         out["backoff_cap_s"] = DEFAULT_BACKOFF_CAP_S
+    elif people:
+        out["time_per_move_s"] = float(table["time_per_move"])
     return out
 
 
@@ -139,12 +162,13 @@ def key_payload(
     """The object a key hashes. ``repeat`` tells apart the n-th identical match of one plan
     (two tables that happen to plan the very same match)."""
     prompted = any(uses_prompts(p) for p in seats)
+    people = any(p.kind == "human" for p in seats)
     payload: dict[str, Any] = {
         "format": KEY_FORMAT,
-        "rules": RULES_VERSION,
+        "rules": table_rules_version(table),
         "engine": ENGINE_VERSION,
         "prompts": PROMPT_VERSION if prompted else None,
-        "table": table_identity(table, lang, prompted),
+        "table": table_identity(table, lang, prompted, people),
         "deal_seed": deal_seed,
         "rotation": rotation,
         "seats": [seat_identity(p) for p in seats],
@@ -152,6 +176,18 @@ def key_payload(
     if repeat:
         payload["repeat"] = repeat
     return payload
+
+
+def table_rules_version(table: Mapping[str, Any]) -> str:
+    """The rules version of the game a table plays (its expansions' when it has some)."""
+    expansions = tuple(table.get("expansions", ()))
+    # The base game reads this module's RULES_VERSION (rules_version(()) is the same value).
+    return _rules_version(expansions) if expansions else RULES_VERSION
+
+
+@functools.cache  # a hash of the play data: computed once per set of expansions
+def _rules_version(expansions: tuple[str, ...]) -> str:
+    return rules_version(expansions)
 
 
 def hash_payload(payload: Mapping[str, Any]) -> str:
@@ -184,5 +220,6 @@ __all__ = [
     "seat_spec",
     "seat_versions",
     "table_identity",
+    "table_rules_version",
     "uses_prompts",
 ]

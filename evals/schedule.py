@@ -24,15 +24,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bangarena.engine import ENGINE_VERSION, RULES_VERSION
+from bangarena.engine import ENGINE_VERSION
 from bangarena.harness.match import MatchSettings, OnMove, run_match
 from bangarena.harness.providers.base import Provider
 from bangarena.harness.records import MatchRecord
-from bangarena.harness.seats.factory import SeatPlan, build_seat
+from bangarena.harness.seats.factory import SeatPlan, SeatSpecError, build_seat
 from bangarena.harness.seats.protocol import Seat
 from bangarena.prompts.render import PROMPT_VERSION
 
-from .keys import hash_payload, key_payload, play_options, seat_spec, uses_prompts
+from .keys import (
+    hash_payload,
+    key_payload,
+    play_options,
+    seat_spec,
+    table_rules_version,
+    uses_prompts,
+)
 from .pool import pool_lineups
 from .seeds import deal_seed, stream_seed
 from .suite import Suite
@@ -61,7 +68,7 @@ class PlannedMatch:
     table_index: int
     table: Mapping[str, Any]
     """The table as played: seats, mode, max_rounds, time_per_move, model_time_per_move,
-    transcripts."""
+    transcripts and, when there are some, expansions."""
     lang: str
     deal: int
     deal_seed: int
@@ -82,13 +89,17 @@ class PlannedMatch:
 
     @property
     def uses_prompts(self) -> bool:
-        return any(s.kind in ("model", "scripted") for s in self.seats)
+        """Whether a seat reads the harness's prompts (models, scripted seats, agents)."""
+        return any(
+            uses_prompts(s.plan) if s.plan is not None else s.kind in ("model", "scripted")
+            for s in self.seats
+        )
 
     @property
     def versions(self) -> dict[str, str | None]:
         """The versions the key covers (rules, engine, prompts when a seat reads them)."""
         return {
-            "rules": RULES_VERSION,
+            "rules": table_rules_version(self.table),
             "engine": ENGINE_VERSION,
             "prompts": PROMPT_VERSION if self.uses_prompts else None,
         }
@@ -107,19 +118,31 @@ class PlannedMatch:
                 None if t["model_time_per_move"] is None else float(t["model_time_per_move"])
             ),
             transcripts=bool(t["transcripts"]),
+            expansions=tuple(t.get("expansions", ())),
         )
 
     def build_seats(
         self,
         environ: Mapping[str, str] | None = None,
         wrap: Callable[[PlannedSeat, Provider], Provider] | None = None,
+        people: Callable[[PlannedSeat], Seat] | None = None,
     ) -> list[Seat]:
         """Build every seat (model seats build their provider, which checks the API key and
         raises SeatSpecError without one). ``wrap``: what a runner puts around each model or
-        scripted seat's provider (shared limits, circuit breakers); play is unchanged."""
+        scripted seat's provider (shared limits, circuit breakers); play is unchanged.
+        ``people``: the seat of each person (``human:NAME``), made by whoever seats them (the
+        seat service); without it a person's seat is a SeatSpecError."""
         out: list[Seat] = []
         for s in self.seats:
             assert s.plan is not None
+            if s.plan.kind == "human":
+                if people is None:
+                    raise SeatSpecError(
+                        f"seat {s.seat} ({s.spec}): a person plays this seat; run the suite "
+                        "with `bangarena serve --suite FILE`"
+                    )
+                out.append(people(s))
+                continue
             out.append(
                 build_seat(
                     s.plan,
@@ -174,6 +197,8 @@ class PlannedMatch:
             args += ["--max-rounds", str(t["max_rounds"])]
         if not t["transcripts"]:
             args.append("--no-transcripts")
+        if t.get("expansions"):
+            args += ["--expansions", ",".join(t["expansions"])]
         needs_file = False
         for s in self.seats:
             named = (

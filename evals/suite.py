@@ -19,8 +19,10 @@ lineup = ["rule", "rule", "rule", "rule", "rule"]
 :func:`load_suite` reads and checks a file; :func:`parse_suite` checks text. Every problem that can
 be found without the network (malformed TOML, an unknown key, a lineup naming an undeclared
 participant, a lineup whose length is not the table's seats, a seat spec that does not parse, a
-``human`` seat) is a :class:`SuiteError` whose message is one line naming the place and the
-problem. :func:`check_api_keys` adds the one environment check (model participants' API keys).
+nameless ``human`` seat, a table with a person and a clock people do not play with, an
+unknown expansion) is a :class:`SuiteError` whose message is one line naming the place and the
+problem. :func:`check_api_keys` adds the run's check (model participants' API keys; people
+only where the seat service seats them).
 """
 
 from __future__ import annotations
@@ -42,8 +44,11 @@ from pydantic import (
     model_validator,
 )
 
-from bangarena.engine import DEFAULT_MAX_ROUNDS
+from bangarena.engine import DEFAULT_MAX_ROUNDS, EXPANSIONS, ConfigError
+from bangarena.engine.config import check_expansions
 from bangarena.engine.roles import MAX_SEATS, MIN_SEATS, MODES
+from bangarena.harness.agent_spec import check_agent_options
+from bangarena.harness.match import PEOPLE_TIMES_S
 from bangarena.harness.model_spec import PROVIDERS, ModelOptions, ModelSpecError, api_key_for
 from bangarena.harness.seats.factory import SeatPlan, plan_seat
 from bangarena.prompts.catalog import LANGS
@@ -113,7 +118,8 @@ class Participant(_Section):
     id: str = Field(pattern=PARTICIPANT_ID_PATTERN, description="the name on the leaderboard")
     spec: str = Field(
         description="a seat spec as `bangarena play` takes it: rule, random, "
-        "scripted[:rule|random] or PROVIDER:MODEL[@BASE_URL]"
+        "scripted[:rule|random], PROVIDER:MODEL[@BASE_URL], http:URL (a push agent), a2a:URL, "
+        "or human:NAME (a person at the web table: `bangarena serve --suite`)"
     )
     options: ModelOptions = Field(
         default_factory=ModelOptions,
@@ -138,15 +144,26 @@ class Participant(_Section):
         text = self.spec.strip()
         if text == "human":
             raise _Located(
-                ("spec",), "'human': suites run unattended, so they take no human seats (yet)"
+                ("spec",),
+                "'human': suites run unattended, but a named person (human:NAME) can play "
+                "one served with `bangarena serve --suite`",
             )
         try:
             plan = plan_seat(text)
         except ModelSpecError as exc:
             raise _Located(("spec",), str(exc)) from None
-        if plan.kind in ("rule", "random"):
+        if plan.kind == "human":
+            if self.options.model_fields_set:
+                raise _Located(("options",), f"{plan.text!r} is a person: it takes no options")
+        elif plan.kind in ("rule", "random", "search"):
             if self.options.model_fields_set:
                 raise _Located(("options",), f"bot {plan.kind!r} takes no options")
+        elif plan.agent is not None:  # http:URL / a2a:URL: only the options agents take
+            try:
+                check_agent_options(plan.agent, self.options)
+            except ModelSpecError as exc:
+                raise _Located(("options",), str(exc)) from None
+            plan = SeatPlan(plan.text, plan.kind, options=self.options, agent=plan.agent)
         else:
             plan = SeatPlan(plan.text, plan.kind, plan.spec, self.options)
         self._plan = plan
@@ -180,6 +197,17 @@ class Table(_Section):
         description="rotation: one participant id per seat (repeats allowed); default: the "
         "participants in order when there are exactly `seats` of them",
     )
+    expansions: list[str] = Field(
+        default_factory=list, description=f"expansions in play: {', '.join(EXPANSIONS)}"
+    )
+
+    @field_validator("expansions")
+    @classmethod
+    def _expansions_known(cls, value: list[str]) -> list[str]:
+        try:  # the engine's check: canonical order, unknown and repeated names refused
+            return list(check_expansions(value))
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("mode")
     @classmethod
@@ -196,8 +224,9 @@ class Table(_Section):
         return self
 
     def play_config(self) -> dict[str, Any]:
-        """The table as it is played (lineup left out): for keys, records and exports."""
-        return {
+        """The table as it is played (lineup left out): for keys, records and exports.
+        ``expansions`` only when there are some, so base tables keep their keys."""
+        out: dict[str, Any] = {
             "seats": self.seats,
             "mode": self.mode,
             "max_rounds": self.max_rounds,
@@ -205,6 +234,9 @@ class Table(_Section):
             "model_time_per_move": self.model_time_per_move,
             "transcripts": self.transcripts,
         }
+        if self.expansions:
+            out["expansions"] = list(self.expansions)
+        return out
 
 
 class Budget(_Section):
@@ -254,7 +286,16 @@ class SuiteFile(_Section):
             ids.add(p.id)
         declared = ", ".join(p.id for p in self.participants)
         pool = self.suite.design == "pool"
+        people = {p.id for p in self.participants if p.plan.kind == "human"}
         for t, table in enumerate(self.tables):
+            seated = people if pool or table.lineup is None else people & set(table.lineup)
+            if seated and table.time_per_move not in PEOPLE_TIMES_S:
+                raise _Located(
+                    ("tables", t, "time_per_move"),
+                    f"a table with people ({', '.join(sorted(seated))}) gives "
+                    f"{', '.join(map(str, PEOPLE_TIMES_S))} seconds per move (rules.md §3), "
+                    f"not {table.time_per_move:g}",
+                )
             if pool:
                 if table.lineup is not None:
                     raise _Located(
@@ -288,7 +329,18 @@ class SuiteFile(_Section):
                     ("tables", t, "lineup"),
                     f"{len(table.lineup)} participants for a {table.seats}-seat table",
                 )
+            twice = sorted(p for p in seated if table.lineup.count(p) > 1)
+            if twice:
+                raise _Located(
+                    ("tables", t, "lineup"),
+                    f"person {twice[0]!r} is seated twice: a person plays one seat of a table",
+                )
         return self
+
+    @property
+    def people(self) -> list[Participant]:
+        """The participants a person plays (``human:NAME``)."""
+        return [p for p in self.participants if p.plan.kind == "human"]
 
     def participant(self, pid: str) -> Participant:
         """The participant called ``pid``."""
@@ -391,11 +443,20 @@ def load_suite(path: str | Path) -> Suite:
     return parse_suite(text, where=str(file), path=file)
 
 
-def check_api_keys(suite: Suite, environ: Mapping[str, str] | None = None) -> None:
-    """Every model participant has the API key it needs (or a local base URL); raises
-    :class:`SuiteError` naming the first participant without one."""
+def check_api_keys(
+    suite: Suite, environ: Mapping[str, str] | None = None, *, people: bool = False
+) -> None:
+    """The suite can run: every model participant has the API key it needs (or a local base
+    URL), and unless ``people`` (the seat service seats them) no participant is a person
+    (``human:NAME`` suites run at the web table, with ``bangarena serve --suite``); raises
+    :class:`SuiteError` naming the first participant that cannot play."""
     for i, p in enumerate(suite.file.participants):
         plan = p.plan
+        if plan.kind == "human" and not people:
+            raise SuiteError(
+                f"participants[{i}] ({p.id}): a person plays {plan.text!r}; run this suite "
+                "with `bangarena serve --suite FILE` (people join at the web table)"
+            )
         if plan.kind != "model" or plan.spec is None:
             continue
         try:

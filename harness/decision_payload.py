@@ -62,9 +62,10 @@ class DecisionPayload(BaseModel):
 
 
 class MoveAnswer(BaseModel):
-    """An agent's answer to a decision: the decision it answers and the id of its move."""
+    """An agent's answer to a decision: the decision it answers and the id of its move. Strict:
+    ``true`` is not decision 1, ``"3"`` is not decision 3."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     decision_id: int = Field(ge=0)
     move_id: str = Field(min_length=1, max_length=200)

@@ -30,14 +30,15 @@ from datetime import UTC, datetime
 from bangarena.engine import (
     DEFAULT_MAX_ROUNDS,
     ENGINE_VERSION,
-    RULES_VERSION,
     Game,
     GameConfig,
     SeatView,
     new_game,
+    rules_version,
 )
 from bangarena.prompts.render import PROMPT_VERSION
 
+from .bots.information_set import information_set_sampler
 from .provenance import current_provenance, redact_credentials
 from .records import (
     DecisionTelemetry,
@@ -74,6 +75,8 @@ class MatchSettings:
     grace_s: float = 1.0
     transcripts: bool = True
     abort_on_auth: bool = True
+    expansions: tuple[str, ...] = ()
+    """The expansions in play (``("armed_dangerous",)``); checked by :class:`GameConfig`."""
 
     def time_for(self, seat: Seat) -> float:
         if seat.controller == "ai" or seat.kind == "scripted":
@@ -135,6 +138,8 @@ async def ask(
     decision = game.decision
     if seat.controller == "bot" and seat.kind != "scripted":
         # Bots answer synchronously inside decide(): no task, no timer needed.
+        if getattr(seat, "wants_sampler", False):  # a searching bot: its information set only
+            seat.sampler = information_set_sampler(game, seat_index)  # type: ignore[attr-defined]
         try:
             return await seat.decide(view, decision, deadline), view.cursor
         except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
@@ -199,7 +204,10 @@ class Match:
         self.provenance = current_provenance(command)
         self.viewer = viewer_of(seats)
         self.game = new_game(
-            GameConfig(settings.seats, settings.mode, settings.max_rounds), settings.seed
+            GameConfig(
+                settings.seats, settings.mode, settings.max_rounds, expansions=settings.expansions
+            ),
+            settings.seed,
         )
         self.limits = [settings.time_for(s) for s in seats]
         self.moves: list[MoveRecord] = []
@@ -234,7 +242,11 @@ class Match:
         seen = 0  # the observer's cursor
         # Bots answer synchronously (``choose_now``): they skip the clock, the task and the
         # telemetry, which cost more than the bot's own choice in a bots-only match.
-        fast = [getattr(s, "choose_now", None) for s in seats]
+        # A searching bot takes ~0.3 s and needs its sampler: it goes through ask() (timed).
+        fast = [
+            None if getattr(s, "wants_sampler", False) else getattr(s, "choose_now", None)
+            for s in seats
+        ]
         watch_eliminations = any(getattr(s, "eliminated", None) is not None for s in seats)
         moves, limits = self.moves, self.limits
         yield_at = time.monotonic() + YIELD_EVERY_S
@@ -333,7 +345,7 @@ class Match:
             started_at=self.started_at.isoformat(timespec="seconds"),
             finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
             duration_s=round(time.monotonic() - self._t0, 3),
-            versions=_versions(seats),
+            versions=_versions(seats, game.config.expansions),
             config=MatchConfigRecord(
                 seats=settings.seats,
                 mode=settings.mode,
@@ -344,6 +356,7 @@ class Match:
                 model_time_per_move_s=settings.model_time_per_move_s or settings.time_per_move_s,
                 backoff_cap_s=settings.backoff_cap_s,
                 transcripts=settings.transcripts,
+                expansions=list(game.config.expansions) or None,
             ),  # fmt: skip
             seats=seat_records,
             moves=list(self.moves),
@@ -418,12 +431,12 @@ async def run_match(
     return await match.run()
 
 
-def _versions(seats: Sequence[Seat]) -> dict[str, str]:
+def _versions(seats: Sequence[Seat], expansions: tuple[str, ...] = ()) -> dict[str, str]:
     out = {
         "harness": _dist_version("bangarena"),
         "prompts": PROMPT_VERSION,
         "engine": ENGINE_VERSION,
-        "rules": RULES_VERSION,
+        "rules": _rules_version(expansions),
     }
     for s in seats:
         sdk = getattr(s, "sdk", None)
@@ -431,6 +444,11 @@ def _versions(seats: Sequence[Seat]) -> dict[str, str]:
             name, _, ver = sdk.partition(" ")
             out[f"sdk:{name}"] = ver or name
     return out
+
+
+@functools.cache  # a hash of the play data: computed once per set of expansions
+def _rules_version(expansions: tuple[str, ...]) -> str:
+    return rules_version(expansions)
 
 
 @functools.cache  # a metadata lookup scans sys.path: ~0.6 ms, once per match otherwise

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from .answers import FAILURE_KINDS
 
@@ -214,6 +215,12 @@ class MatchConfigRecord(BaseModel):
     model_time_per_move_s: float
     backoff_cap_s: float
     transcripts: bool
+    # Left out of the JSON when None: base-game records stay byte-for-byte as they were.
+    expansions: list[str] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="the expansions in play (absent: the base game)",
+    )
 
 
 class Totals(BaseModel):

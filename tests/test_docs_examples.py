@@ -32,6 +32,8 @@ def play_examples() -> list[tuple[str, list[str]]]:
             for line in text.splitlines():
                 line = line.split(" #", 1)[0] if not line.lstrip().startswith("#") else ""
                 for part in re.split(r"&&|;|\|\|", line):
+                    if "bangarena" not in part or "play" not in part:
+                        continue  # other commands (curl, heredocs) need not be shell words
                     words = shlex.split(part)
                     for i, w in enumerate(words[:-1]):
                         if w.endswith("bangarena") and words[i + 1] == "play":

@@ -1,0 +1,415 @@
+"""The seat service under load, side by side with a bare FastAPI endpoint, in the same run.
+
+Two real server processes on loopback, both uvicorn with the same settings: ``bangarena serve``
+and a bare app whose one route returns a constant. Against each, N concurrent clients (one
+process, asyncio, httpx) for a fixed time:
+
+- service: every client is the remote seat of its own match (1 remote seat + bots, started at
+  once) and loops ``GET /decision`` → ``POST /moves`` with a random legal move through
+  ``AsyncSeatClient``; when its match ends an admin creates the next one (not counted);
+- bare: every client loops ``GET /bare``.
+
+Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
+generator's own CPU on the same cores is not charged to the server), requests per server
+CPU-second ("per core"), the service's rate per core as a share of the bare endpoint's, and
+p50/p99 latency (client-side wall time, which includes the load generator's own queueing on a
+busy machine). Then the memory: RSS of the service with N live matches whose remote seats have
+connected once and wait at a decision → live matches per GiB.
+
+    .venv/bin/python benchmarks/service_load.py                  # short: under a minute
+    .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
+    .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from bangarena.client import (
+    AsyncAdminClient,
+    AsyncSeatClient,
+    MatchCreated,
+    MatchOver,
+    StaleDecision,
+    TransportError,
+    bot,
+    remote,
+)
+
+HOST = "127.0.0.1"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process (from /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of a process (from /proc/PID/statm)."""
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+
+
+# --- the bare endpoint --------------------------------------------------------------------------
+
+
+def bare_main(port: int, loop: str, http: str) -> None:
+    """The bare app: one route returning a constant, served as ``bangarena serve`` serves."""
+    import uvicorn
+    from fastapi import FastAPI
+
+    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+
+    @app.get("/bare")
+    async def bare() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    uvicorn.run(app, host=HOST, port=port, log_level="warning",
+                loop=loop, http=http)  # fmt: skip
+
+
+# --- server processes ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def server(
+    argv: list[str], port: int, env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen]:
+    """Start a server process (its output to ``log``, never a pipe nobody reads); wait until
+    ``/healthz`` answers; stop it (SIGINT) on exit."""
+    out = log.open("wb")
+    proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            if proc.poll() is not None:
+                err = log.read_text(errors="replace")
+                raise RuntimeError(f"{argv[:3]} exited {proc.returncode}: {err[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://{HOST}:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{argv[:3]} did not start")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        out.close()
+
+
+# --- load ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Latencies (seconds) per request kind, failures, matches made while timed, and the timed
+    window: wall seconds and the server's CPU seconds (set up and tear-down left out)."""
+
+    pid: int
+    lat: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    created: int = 0
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def start(self) -> None:
+        self.wall, self.cpu = -time.perf_counter(), -cpu_s(self.pid)
+
+    def stop(self) -> None:
+        self.wall += time.perf_counter()
+        self.cpu += cpu_s(self.pid)
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.lat.setdefault(kind, []).append(seconds)
+
+    def fail(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    @property
+    def count(self) -> int:
+        """Polls and moves (or bare requests)."""
+        return sum(len(v) for v in self.lat.values())
+
+    def all(self) -> list[float]:
+        return [x for v in self.lat.values() for x in v]
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) in milliseconds."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def bare_load(pid: int, base: str, clients: int, seconds: float) -> Tally:
+    """``clients`` loops of ``GET /bare`` for ``seconds``, each client with its own connection
+    (as each seat client of the service run has: one shared pool of 64 is slower in httpx)."""
+    tally = Tally(pid)
+    https = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(clients)]
+    try:
+        # connect every client before the clock starts, as the service's clients are
+        await asyncio.gather(*(http.get("/bare") for http in https))
+        tally.start()
+        stop = time.perf_counter() + seconds
+
+        async def one(http: httpx.AsyncClient) -> None:
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                try:
+                    r = await http.get("/bare")
+                    r.raise_for_status()
+                except httpx.HTTPError:
+                    tally.fail("bare")
+                    continue
+                tally.add("bare", time.perf_counter() - t)
+
+        await asyncio.gather(*(one(http) for http in https))
+        tally.stop()
+    finally:
+        await asyncio.gather(*(http.aclose() for http in https))
+    return tally
+
+
+LINEUP = [remote("load"), bot("random"), bot("random"), bot("random"), bot("random")]
+
+
+async def service_load(
+    pid: int, base: str, admin_token: str, clients: int, seconds: float, time_per_move: float
+) -> Tally:
+    """``clients`` remote seats, each in its own match, answering for ``seconds``. A match
+    made while timed (when one ends) is counted apart, its CPU in the server's."""
+    tally = Tally(pid)
+    rng = random.Random(7)
+    async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
+
+        async def new_seat() -> AsyncSeatClient:
+            made = await create_with_retry(
+                admin, LINEUP, seed=rng.randrange(2**53), time_per_move=time_per_move, start="now"
+            )
+            return AsyncSeatClient(base, made.token_for(0), match_id=made.match_id, timeout=60)
+
+        seats = await asyncio.gather(*(new_seat() for _ in range(clients)))
+
+        async def connect(seat: AsyncSeatClient) -> None:
+            with contextlib.suppress(MatchOver, TransportError):
+                await seat.status()  # the connection opened before the clock starts
+
+        await asyncio.gather(*(connect(s) for s in seats))
+        tally.start()
+        stop = time.perf_counter() + seconds
+
+        async def one(seat: AsyncSeatClient) -> None:
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                try:
+                    decision = await seat.wait_decision(wait=5)
+                except MatchOver:
+                    tally.add("poll", time.perf_counter() - t)
+                    await seat.aclose()
+                    seat = await new_seat()
+                    tally.created += 1
+                    continue
+                except TransportError:
+                    tally.fail("poll")
+                    continue
+                tally.add("poll", time.perf_counter() - t)
+                if decision is None:
+                    continue
+                t = time.perf_counter()
+                try:
+                    await seat.move(decision.decision_id, rng.choice(decision.move_ids))
+                except (StaleDecision, MatchOver):
+                    pass
+                except TransportError:
+                    tally.fail("move")
+                    continue
+                tally.add("move", time.perf_counter() - t)
+            await seat.aclose()
+
+        await asyncio.gather(*(one(s) for s in seats))
+        tally.stop()
+    return tally
+
+
+async def create_with_retry(admin: AsyncAdminClient, lineup: list, **options) -> MatchCreated:
+    """Create a match, retrying a dropped connection (a loaded machine can stall the server
+    past its keep-alive timeout)."""
+    for attempt in range(5):
+        try:
+            return await admin.create_match(lineup, **options)
+        except TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+async def waiting_matches(base: str, admin_token: str, n: int) -> None:
+    """``n`` live matches (2 remote seats + 3 bots), each remote seat connected once (a poll
+    with no wait), so every match is started and waits at a remote seat's decision."""
+    sem = asyncio.Semaphore(8)
+    lineup = [remote("a"), bot("rule"), remote("b"), bot("rule"), bot("rule")]
+    async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
+
+        async def one(k: int) -> None:
+            async with sem:
+                made = await create_with_retry(admin, lineup, seed=k, time_per_move=90)
+                for s in made.remote_seats:
+                    async with AsyncSeatClient(
+                        base, made.token_for(s), match_id=made.match_id, timeout=60
+                    ) as seat:
+                        with contextlib.suppress(MatchOver, TransportError):
+                            await seat.wait_decision(wait=0)
+
+        await asyncio.gather(*(one(k) for k in range(n)))
+
+
+def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
+    """RSS of the fresh service before and after ``n`` live matches wait on remote seats."""
+    before = rss_bytes(proc.pid)
+    live0 = httpx.get(f"{base}/healthz").json()["live_matches"]
+    asyncio.run(waiting_matches(base, admin_token, n))
+    time.sleep(0.3)
+    after = rss_bytes(proc.pid)
+    made = httpx.get(f"{base}/healthz").json()["live_matches"] - live0
+    per_match = max(1.0, (after - before) / max(1, made))
+    per_gib = (1 << 30) / per_match
+    print(
+        f"memory: RSS {before / 2**20:.0f} MiB → {after / 2**20:.0f} MiB with {made} live "
+        f"matches waiting on remote seats: {per_match / 1024:.0f} KiB per match → "
+        f"{per_gib:,.0f} live matches per GiB"
+    )
+    return {
+        "rss_mib_before": round(before / 2**20, 1),
+        "rss_mib_after": round(after / 2**20, 1),
+        "matches": made,
+        "kib_per_match": round(per_match / 1024, 1),
+        "matches_per_gib": round(per_gib),
+    }
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def line(name: str, clients: int, tally: Tally) -> dict:
+    """Print one result row; return it."""
+    wall, cpu = tally.wall, tally.cpu
+    rate = tally.count / wall
+    per_core = tally.count / cpu if cpu > 0 else float("nan")
+    row = {
+        "server": name,
+        "clients": clients,
+        "requests": tally.count,
+        "req_per_s": round(rate),
+        "server_cpu_s": round(cpu, 2),
+        "req_per_cpu_s": round(per_core),
+        "p50_ms": round(pct(tally.all(), 0.5), 2),
+        "p99_ms": round(pct(tally.all(), 0.99), 2),
+        "errors": tally.errors,
+        "matches_made_while_timed": tally.created,
+    }
+    for kind, values in sorted(tally.lat.items()):
+        if kind != "bare":
+            row[f"{kind}_p50_ms"] = round(pct(values, 0.5), 2)
+            row[f"{kind}_p99_ms"] = round(pct(values, 0.99), 2)
+    print(
+        f"{name:8} {clients:3d} clients: {rate:7.0f} req/s, server CPU {cpu:5.2f} s → "
+        f"{per_core:6.0f} req per CPU-s; p50 {row['p50_ms']:.2f} ms, p99 {row['p99_ms']:.2f} ms"
+        + (f"; {tally.created} new matches" if tally.created else "")
+        + (f"  errors {tally.errors}" if tally.errors else "")
+    )
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=5.0, help="per load run (default 5)")
+    p.add_argument("--clients", default="64,8", help="concurrency levels (default 64,8)")
+    p.add_argument("--matches", type=int, default=150, help="live matches for the RSS figure")
+    p.add_argument("--time-per-move", type=float, default=90.0)
+    p.add_argument("--loop", default="uvloop", help="uvicorn's loop, both servers (uvloop)")
+    p.add_argument("--http", default="httptools", help="uvicorn's HTTP parser, both (httptools)")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.bare_server is not None:
+        bare_main(args.bare_server, args.loop, args.http)
+        return 0
+    levels = [int(x) for x in args.clients.split(",") if x]
+    exe = shutil.which("bangarena") or str(Path(sys.executable).with_name("bangarena"))
+    admin_token = secrets.token_urlsafe(32)
+    env = os.environ | {"BANGARENA_ADMIN_TOKEN": admin_token}
+    rows: list[dict] = []
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} cores (load average {load:.1f}); {args.seconds:g} s per run; "
+          f"clients {levels}; uvicorn loop={args.loop} http={args.http}")  # fmt: skip
+    if load > (os.cpu_count() or 1):
+        print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
+    with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
+        sport, bport = free_port(), free_port()
+        serve = [exe, "serve", "--host", HOST, "--port", str(sport), "--db", f"{tmp}/live.db",
+                 "--loop", args.loop, "--http", args.http, "--log-level", "warning"]  # fmt: skip
+        bare = [sys.executable, __file__, "--bare-server", str(bport),
+                "--loop", args.loop, "--http", args.http]  # fmt: skip
+        logs = Path(tmp)
+        with (
+            server(serve, sport, env, logs / "serve.log") as sproc,
+            server(bare, bport, env, logs / "bare.log") as bproc,
+        ):
+            sbase, bbase = f"http://{HOST}:{sport}", f"http://{HOST}:{bport}"
+            # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
+            rows.append(memory(sproc, sbase, admin_token, args.matches))
+            for clients in levels:
+                b = line("bare", clients, asyncio.run(
+                    bare_load(bproc.pid, bbase, clients, args.seconds)))  # fmt: skip
+                s = line("service", clients, asyncio.run(service_load(
+                    sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move
+                )))  # fmt: skip
+                share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
+                print(f"         service per core = {share:.0%} of the bare endpoint's")
+                s["share_of_bare_per_core"] = round(share, 3)
+                rows += [b, s]
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Creating matches with the service's admin token: :class:`AdminClient` (blocking),
+:class:`AsyncAdminClient` and the one-call :func:`create_match`.
+
+Players are plain objects, one per seat; the helpers :func:`bot`, :func:`model`,
+:func:`remote` and :func:`human` build them. A model seat names a participant configured on
+the server (never a spec or a base URL: nobody can spend the server's keys elsewhere).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import httpx
+
+from .errors import transport_error
+from .models import MatchCreated
+from .wire import API, check_base_url, check_token, headers, json_of, match_path
+
+Player = dict[str, Any]
+
+
+def bot(spec: str = "rule") -> Player:
+    """A bot seat (``rule``, ``random``, ``rule:eps=0.3``, …)."""
+    return {"kind": "bot", "spec": spec}
+
+
+def model(participant: str) -> Player:
+    """A seat played by a model participant configured on the server."""
+    return {"kind": "model", "participant": participant}
+
+
+def remote(name: str) -> Player:
+    """A seat played by an agent that connects with its seat token (this client)."""
+    return {"kind": "remote", "name": name}
+
+
+def human(name: str) -> Player:
+    """A seat played by a person in the browser."""
+    return {"kind": "human", "name": name}
+
+
+def match_body(
+    players: Sequence[Player],
+    *,
+    mode: str = "classic",
+    seed: int | None = None,
+    time_per_move: float | None = None,
+    start: Literal["now", "connected"] | None = None,
+) -> dict[str, Any]:
+    """The body of ``POST /v1/matches`` (``seats`` is the number of players)."""
+    body: dict[str, Any] = {"seats": len(players), "mode": mode, "players": list(players)}
+    if seed is not None:
+        body["seed"] = seed
+    if time_per_move is not None:
+        body["time_per_move"] = time_per_move
+    if start is not None:
+        body["start"] = start
+    return body
+
+
+class AdminClient:
+    """The service's admin: ``AdminClient(base_url, admin_token)``; creates matches. The token
+    travels only in the ``Authorization`` header and never shows in ``repr``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout: float = 10.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = check_base_url(base_url)
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=headers(check_token(token)),
+            timeout=timeout,
+            transport=transport,
+        )
+
+    def __repr__(self) -> str:
+        return f"AdminClient({self.base_url!r}, token='***')"
+
+    def __enter__(self) -> AdminClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connections."""
+        self._http.close()
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            return self._http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise transport_error(exc) from None
+
+    def create_match(self, players: Sequence[Player], **options: Any) -> MatchCreated:
+        """Create a match (options: ``mode``, ``seed``, ``time_per_move``, ``start="now"``);
+        its id, host and spectator tokens, and a token per remote or human seat."""
+        response = self._send("POST", f"{API}/matches", json=match_body(players, **options))
+        return MatchCreated.model_validate(json_of(response))
+
+    def status(self, match_id: str) -> dict[str, Any]:
+        """A match's public status."""
+        return json_of(self._send("GET", match_path(match_id)))
+
+    def health(self) -> dict[str, Any]:
+        """``GET /healthz``."""
+        return json_of(self._send("GET", "/healthz"))
+
+
+class AsyncAdminClient:
+    """The async twin of :class:`AdminClient`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout: float = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = check_base_url(base_url)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers(check_token(token)),
+            timeout=timeout,
+            transport=transport,
+        )
+
+    def __repr__(self) -> str:
+        return f"AsyncAdminClient({self.base_url!r}, token='***')"
+
+    async def __aenter__(self) -> AsyncAdminClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connections."""
+        await self._http.aclose()
+
+    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            return await self._http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise transport_error(exc) from None
+
+    async def create_match(self, players: Sequence[Player], **options: Any) -> MatchCreated:
+        """Create a match; see :meth:`AdminClient.create_match`."""
+        response = await self._send("POST", f"{API}/matches", json=match_body(players, **options))
+        return MatchCreated.model_validate(json_of(response))
+
+    async def status(self, match_id: str) -> dict[str, Any]:
+        """A match's public status."""
+        return json_of(await self._send("GET", match_path(match_id)))
+
+
+def create_match(
+    base_url: str, admin_token: str, players: Sequence[Player], **options: Any
+) -> MatchCreated:
+    """One call: create a match with the admin token (see :meth:`AdminClient.create_match`)."""
+    with AdminClient(base_url, admin_token) as admin:
+        return admin.create_match(players, **options)

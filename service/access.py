@@ -1,0 +1,80 @@
+"""Who may do what: the checks every match route makes, in one order — a token (401 when
+missing or unknown), the match (404), the token's match (403), the token's role (403).
+Error reasons name the rule, never another seat's information."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from fastapi import Request
+
+from .errors import ApiError
+from .registry import LiveMatch
+from .state import ServiceState, service_state
+from .tokens import Grant, Role, request_token
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """An authorised request on one match."""
+
+    live: LiveMatch
+    grant: Grant
+    state: ServiceState
+
+    @property
+    def seat(self) -> int | None:
+        return self.grant.seat if self.grant.role == "seat" else None
+
+
+def _token(request: Request) -> str:
+    token = request_token(request)
+    if token is None:
+        raise ApiError(401, "missing_token", "send the token in an 'Authorization: Bearer' header")
+    return token
+
+
+def require_admin(request: Request) -> ServiceState:
+    """The admin token, or 401 (missing, unknown) / 403 (a match's token)."""
+    state = service_state(request)
+    token = _token(request)
+    if state.tokens.is_admin(token):
+        return state
+    if state.tokens.lookup(token) is not None:
+        raise ApiError(403, "forbidden", "this needs the service's admin token")
+    raise ApiError(401, "unknown_token", "the token is not known to this service")
+
+
+def authorize(request: Request, match_id: str, roles: Collection[Role]) -> Caller:
+    """The caller of a match route, if its token may take ``roles`` on ``match_id``."""
+    state = service_state(request)
+    token = _token(request)
+    grant = state.tokens.lookup(token)
+    if grant is None:
+        if state.tokens.is_admin(token):
+            raise ApiError(
+                403, "forbidden", "the admin token makes matches; use a seat or spectator token"
+            )
+        raise ApiError(401, "unknown_token", "the token is not known to this service")
+    live = state.registry.get(match_id)
+    if live is None:
+        raise ApiError(404, "unknown_match", "no such match on this service")
+    if grant.match_id != match_id:
+        raise ApiError(403, "forbidden", "the token belongs to another match")
+    if grant.role not in roles:
+        wanted = " or ".join(sorted(roles))
+        raise ApiError(403, "forbidden", f"this needs a {wanted} token, not a {grant.role} token")
+    if grant.seat is not None:
+        live.seat_seen(grant.seat)
+    return Caller(live, grant, state)
+
+
+def match_or_404(request: Request, match_id: str) -> LiveMatch:
+    live = service_state(request).registry.get(match_id)
+    if live is None:
+        raise ApiError(404, "unknown_match", "no such match on this service")
+    return live
+
+
+__all__ = ["Caller", "authorize", "match_or_404", "require_admin"]

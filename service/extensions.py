@@ -1,0 +1,55 @@
+"""Extra routers and mounts of the seat service: the one place later modules plug in (agent
+protocols such as A2A and MCP, the web table pages).
+
+:func:`mount_extensions` is called by :func:`bangarena.service.app.create_app` after the API v1
+routers, with the app and its :class:`~bangarena.service.registry.MatchRegistry`. To add one,
+write a function ``install(app: FastAPI, registry: MatchRegistry) -> None`` in its own module
+(under ``service/``) and add it to :data:`EXTENSIONS` below — an explicit list, so what the
+service serves is read here, not discovered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI
+
+from .registry import MatchRegistry
+
+Extension = Callable[[FastAPI, MatchRegistry], None]
+
+
+def _a2a_evaluator(app: FastAPI, registry: MatchRegistry) -> None:
+    from .a2a_evaluator import install  # a2a-sdk is imported only when an app is made
+
+    install(app, registry)
+
+
+def _web_table(app: FastAPI, registry: MatchRegistry) -> None:
+    from .web import install  # imported when an app is made, not when the CLI starts
+
+    install(app, registry)
+
+
+def _mcp_seat(app: FastAPI, registry: MatchRegistry) -> None:
+    from .mcp_seat import install  # the mcp package is imported only when an app is made
+
+    install(app, registry)
+
+
+EXTENSIONS: list[Extension] = [
+    _web_table,  # the table in the browser: pages, /web/v1 and /web/static (issue 14)
+    _a2a_evaluator,  # the A2A evaluator: card and JSON-RPC under /a2a/evaluator (issue 13)
+    _mcp_seat,  # the MCP seat: streamable HTTP at /mcp, seat tokens (issue 13)
+]
+
+
+def mount_extensions(
+    app: FastAPI, registry: MatchRegistry, extensions: list[Extension] | None = None
+) -> None:
+    """Install every extension (``extensions``: instead of :data:`EXTENSIONS`, for tests)."""
+    for install in EXTENSIONS if extensions is None else extensions:
+        install(app, registry)
+
+
+__all__ = ["EXTENSIONS", "Extension", "mount_extensions"]

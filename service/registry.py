@@ -1,0 +1,361 @@
+"""The match registry: the live matches of one service, each a running
+:class:`~bangarena.harness.match.Match` task in the app's event loop, with its seats, its
+tokens and a change signal that long-polls and event streams wait on.
+
+Everything here runs in the event loop (route handlers are ``async def``), so the game is only
+ever touched by one thread. The registry is the one place that knows the matches: the API
+routes use it, and so will the web table pages (rooms, human seats) — :meth:`MatchRegistry.create`
+takes the same :class:`~bangarena.service.models.CreateMatch` whoever asks.
+
+A match is ``waiting`` until it starts (at once with ``start: "now"``, else once every remote
+and human seat has connected once), ``running``, then ``over`` (the game ended) or
+``aborted`` (stopped: the service shut down, or the match broke).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bangarena.engine import Game, SeatView
+from bangarena.evals.live import LiveParticipant
+from bangarena.harness.bots import is_bot_spec
+from bangarena.harness.match import Match, MatchSettings, MoveNotice
+from bangarena.harness.model_spec import ModelSpecError
+from bangarena.harness.provenance import redact_credentials
+from bangarena.harness.records import MatchRecord
+from bangarena.harness.seats.factory import build_seat, plan_seat
+from bangarena.harness.seats.protocol import Seat
+from bangarena.harness.seats.remote_seat import RemoteSeat
+
+from .models import (
+    MAX_SEED,
+    CreateMatch,
+    MatchCreated,
+    MatchState,
+    MatchStatus,
+    PublicSeat,
+    SeatGrant,
+)
+from .settings import ServiceSettings
+from .tokens import TokenBook
+
+log = logging.getLogger("bangarena.service")
+
+
+class CreateError(ValueError):
+    """A match that cannot be made as asked (``str()``: the precise reason)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a chair, as the public status shows it, and its leaderboard identity."""
+
+    kind: str
+    name: str
+    participant: LiveParticipant
+
+
+class LiveMatch:
+    """One match of the service."""
+
+    def __init__(
+        self,
+        match_id: str,
+        settings: MatchSettings,
+        seats: list[Seat],
+        info: list[SeatInfo],
+        start_now: bool,
+    ) -> None:
+        self.match_id = match_id
+        self.settings = settings
+        self.info = info
+        self.start_now = start_now
+        self.match = Match(settings, seats, match_id=match_id, on_move=self._moved)
+        self.remote: dict[int, RemoteSeat] = {
+            i: s for i, s in enumerate(seats) if isinstance(s, RemoteSeat)
+        }
+        for s in self.remote.values():
+            s.on_change = self.notify
+        self.seen: set[int] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.record: MatchRecord | None = None
+        self.cursor_after: dict[int, int] = {}
+        """Per decision index: the log length once its move was applied."""
+        self.stored = False
+        self.store_error: str | None = None
+        self.created = time.monotonic()
+        self.finished: float | None = None
+        self._tick = asyncio.Event()
+        self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def status(self) -> MatchState:
+        if self.task is None:
+            return "waiting"
+        if self.record is None:
+            return "over" if self.game.over else "running"
+        return "over" if self.record.status == "complete" and self.game.over else "aborted"
+
+    @property
+    def ended(self) -> bool:
+        """The game is over or the match stopped: nothing more will be played."""
+        return self.game.over or self.record is not None
+
+    def log_length(self) -> int:
+        return len(self.game.state.log)
+
+    def alive(self, seat: int) -> bool:
+        return bool(self.game.state.players[seat].alive)
+
+    # -- the change signal -----------------------------------------------------------------
+    def notify(self) -> None:
+        """Wake every waiter (a move was played, a decision published, the match ended)."""
+        old, self._tick = self._tick, asyncio.Event()
+        old.set()
+
+    async def wait_until(self, ready: Callable[[], bool], timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for ``ready()`` (checked at every change)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + max(0.0, timeout)
+        while not ready():
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            tick = self._tick
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(tick.wait(), left)
+        return True
+
+    # -- life cycle ------------------------------------------------------------------------
+    def _moved(self, notice: MoveNotice, _view: SeatView) -> None:
+        self.cursor_after[notice.index] = self.log_length()
+        self.notify()
+
+    def seat_seen(self, seat: int) -> None:
+        """A seat's token was used: it has connected (the match may start)."""
+        s = self.remote.get(seat)
+        if s is not None:
+            s.touch()
+        self.seen.add(seat)
+        if self.task is None and not self.start_now and self.remote.keys() <= self.seen:
+            self.start()
+
+    def start(self) -> bool:
+        """Start the match (False: it had started already)."""
+        if self.task is not None:
+            return False
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"match-{self.match_id}"
+        )
+        self.notify()
+        return True
+
+    async def _run(self) -> None:
+        try:
+            self.record = await self.match.run()
+        except asyncio.CancelledError:
+            self.record = self.match.record()
+            raise
+        except Exception as exc:  # noqa: BLE001 — the match broke; the service goes on
+            log.exception("match %s broke", self.match_id)
+            self.match.abort(f"the match broke: {type(exc).__name__}")
+            self.record = self.match.record()
+        finally:
+            self.finished = time.monotonic()
+            self.notify()
+        if self.on_finish is not None:
+            await self.on_finish(self)
+
+    def public_status(self) -> MatchStatus:
+        """What anyone may know about the match (no token needed)."""
+        game, state = self.game, self.game.state
+        players = [
+            PublicSeat(
+                seat=i,
+                kind=info.kind,  # type: ignore[arg-type]
+                name=info.name,
+                alive=bool(state.players[i].alive),
+                connected=self.remote[i].connected() if i in self.remote else None,
+            )
+            for i, info in enumerate(self.info)
+        ]
+        return MatchStatus(
+            match_id=self.match_id,
+            status=self.status,
+            seats=self.settings.seats,
+            mode=self.settings.mode,
+            time_per_move=self.settings.time_per_move_s,
+            players=players,
+            decisions=len(state.history),
+            to_move=game.to_move,
+            round=int(state.round),
+            result=game.result(),
+            stored=self.stored,
+        )
+
+
+class MatchRegistry:
+    """The live matches of one service and their tokens."""
+
+    def __init__(self, settings: ServiceSettings, tokens: TokenBook) -> None:
+        self.settings = settings
+        self.tokens = tokens
+        self.matches: dict[str, LiveMatch] = {}
+        self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
+        self._slots: dict[tuple[str, bytes], int] = {}
+
+    def get(self, match_id: str) -> LiveMatch | None:
+        return self.matches.get(match_id)
+
+    # -- making a match --------------------------------------------------------------------
+    def _seat(self, i: int, player: object, req: CreateMatch, seed: int) -> tuple[Seat, SeatInfo]:
+        kind = player.kind
+        if kind == "bot":
+            spec = player.spec.strip()  # type: ignore[attr-defined]
+            if not is_bot_spec(spec):
+                raise CreateError(
+                    f"players[{i}]: {spec[:60]!r} is not a bot spec (rule, random, "
+                    "rule:eps=0.3 …); models are seated by participant id"
+                )
+            try:
+                plan = plan_seat(spec)
+            except ModelSpecError as exc:
+                raise CreateError(f"players[{i}]: {exc}") from None
+            seat = build_seat(plan, seat=i, seed=seed, lang=req.lang)
+            return seat, SeatInfo(
+                "bot", seat.display_name, LiveParticipant(plan.text, plan.text, plan.kind)
+            )
+        if kind == "model":
+            pid = player.participant  # type: ignore[attr-defined]
+            p = self.settings.participant(pid)
+            if p is None:
+                offered = ", ".join(q.id for q in self.settings.participants) or "none"
+                raise CreateError(
+                    f"players[{i}]: no model participant {pid[:60]!r} on this server "
+                    f"(offered: {offered})"
+                )
+            try:
+                seat = build_seat(
+                    p.plan, seat=i, seed=seed, lang=req.lang, transcripts=req.transcripts
+                )
+            except ModelSpecError as exc:
+                raise CreateError(redact_credentials(f"players[{i}] ({p.id}): {exc}")) from None
+            return seat, SeatInfo("model", p.id, LiveParticipant(p.id, p.spec, p.plan.kind))
+        name = player.name  # type: ignore[attr-defined]
+        remote = RemoteSeat(
+            name, kind=kind, lang=req.lang, disconnect_grace_s=self.settings.disconnect_grace_s
+        )
+        return remote, SeatInfo(kind, name, LiveParticipant(remote.spec, remote.spec, kind))
+
+    def create(self, req: CreateMatch) -> tuple[LiveMatch, MatchCreated]:
+        """Make a match as ``req`` asks (raises :class:`CreateError` with the reason); it starts
+        at once when asked to or when it has no remote or human seat. Must run in the loop."""
+        if sum(m.task is None or not m.ended for m in self.matches.values()) >= (
+            self.settings.max_live_matches
+        ):
+            raise CreateError(
+                f"the server holds {self.settings.max_live_matches} unfinished matches already"
+            )
+        if req.mode == "double_agent" and req.seats < 5:
+            raise CreateError("mode 'double_agent' needs at least 5 seats (at 4 it plays classic)")
+        seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED + 1)
+        settings = MatchSettings(
+            seats=req.seats, mode=req.mode, seed=seed, max_rounds=req.max_rounds, lang=req.lang,
+            time_per_move_s=float(req.time_per_move), transcripts=req.transcripts,
+            expansions=tuple(req.expansions),
+        )  # fmt: skip
+        seats: list[Seat] = []
+        info: list[SeatInfo] = []
+        for i, player in enumerate(req.players):
+            seat, about = self._seat(i, player, req, seed)
+            seats.append(seat)
+            info.append(about)
+        return self.add(uuid.uuid4().hex[:16], settings, seats, info, start_now=req.start == "now")
+
+    def add(
+        self,
+        match_id: str,
+        settings: MatchSettings,
+        seats: list[Seat],
+        info: list[SeatInfo],
+        *,
+        start_now: bool = False,
+        on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None,
+    ) -> tuple[LiveMatch, MatchCreated]:
+        """Add a match of built seats (what :meth:`create` makes from a request; a hosted suite
+        adds its planned matches, whose id is the match key, the same way): tokens for its
+        remote and human seats, started at once when ``start_now`` or when it has no such
+        seat. ``on_finish``: instead of the registry's (which stores under suite ``live``)."""
+        if match_id in self.matches:
+            raise CreateError(f"match {match_id!r} is live already")
+        live = LiveMatch(match_id, settings, seats, info, start_now=start_now)
+        live.on_finish = on_finish or self.on_finish
+        grants = []
+        for i, about in enumerate(info):
+            token = self.tokens.issue(match_id, "seat", i) if i in live.remote else None
+            grants.append(SeatGrant(seat=i, kind=about.kind, name=about.name, token=token))  # type: ignore[arg-type]
+        created = MatchCreated(
+            match_id=match_id,
+            host_token=self.tokens.issue(match_id, "host"),
+            spectator_token=self.tokens.issue(match_id, "spectator"),
+            seats=grants,
+            status="waiting",
+        )
+        self.matches[match_id] = live
+        self.evict()
+        if live.start_now or not live.remote:
+            live.start()
+        created.status = live.status
+        return live, created
+
+    def evict(self) -> None:
+        """Forget the oldest finished and stored matches beyond ``keep_finished`` (they are in
+        the store; their tokens go with them, so later calls get 401)."""
+        done = sorted(
+            (m for m in self.matches.values() if m.finished is not None and m.stored),
+            key=lambda m: m.finished or 0.0,
+        )
+        for m in done[: max(0, len(done) - self.settings.keep_finished)]:
+            del self.matches[m.match_id]
+            self.tokens.revoke_match(m.match_id)
+
+    # -- waits and streams per token -------------------------------------------------------
+    def acquire(self, what: str, token_digest: bytes, limit: int) -> bool:
+        """Take one of ``limit`` slots of ``what`` (``wait``, ``stream``) for a token."""
+        key = (what, token_digest)
+        n = self._slots.get(key, 0)
+        if n >= limit:
+            return False
+        self._slots[key] = n + 1
+        return True
+
+    def release(self, what: str, token_digest: bytes) -> None:
+        key = (what, token_digest)
+        n = self._slots.get(key, 0) - 1
+        if n <= 0:
+            self._slots.pop(key, None)
+        else:
+            self._slots[key] = n
+
+    async def aclose(self) -> None:
+        """Stop every running match (their records say ``aborted``)."""
+        tasks = [m.task for m in self.matches.values() if m.task is not None and not m.task.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+
+__all__ = ["CreateError", "LiveMatch", "MatchRegistry", "SeatInfo"]

@@ -1,0 +1,203 @@
+"""Full matches over a real seat service on loopback: two remote agents (plain httpx) and three
+bots play to the end; the stored record equals the record of the same moves played in process;
+what the store then serves (suites, leaderboard, the live site)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from service_support import (
+    bearer,
+    bot_players,
+    create_match,
+    play_remote,
+    running_service,
+    service_settings,
+    wait_status,
+)
+
+from bangarena.evals.live import LIVE_SUITE
+from bangarena.evals.store import open_store
+from bangarena.harness.match import Match, MatchSettings
+from bangarena.harness.records import MatchRecord
+from bangarena.harness.seats.factory import build_seat, plan_seat
+from bangarena.harness.seats.protocol import Seat
+from bangarena.harness.seats.remote_seat import RemoteSeat
+
+VOLATILE = frozenset(
+    {
+        "started_at", "finished_at", "duration_s", "elapsed_s", "started_s", "latency_s",
+        "mean_latency_s", "provenance", "match_id",
+    }
+)  # fmt: skip
+"""Record fields that are the clock's or the process's, not the play's."""
+
+
+def _strip(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _strip(v) for k, v in obj.items() if k not in VOLATILE}
+    if isinstance(obj, list):
+        return [_strip(v) for v in obj]
+    return obj
+
+
+async def replay_in_process(record: MatchRecord) -> MatchRecord:
+    """Play ``record``'s moves again in this process: the same bots, and remote seats answered
+    in process with the recorded answers (rejected ones included)."""
+    c = record.config
+    settings = MatchSettings(
+        seats=c.seats, mode=c.mode, seed=c.seed, max_rounds=c.max_rounds, lang=c.lang,
+        time_per_move_s=c.time_per_move_s, transcripts=c.transcripts,
+    )  # fmt: skip
+    seats: list[Seat] = []
+    for sr in record.seats:
+        if sr.kind in ("remote", "human"):
+            seats.append(RemoteSeat(sr.display_name, kind=sr.kind, lang=sr.lang or "en"))  # type: ignore[arg-type]
+        else:
+            seats.append(build_seat(plan_seat(sr.spec), seat=sr.seat, seed=c.seed))
+    match = Match(settings, seats, match_id=record.match_id)
+
+    async def agent(i: int, seat: RemoteSeat) -> None:
+        for m in (m for m in record.moves if m.seat == i):
+            while seat.pending is None or seat.pending.decision_id != m.index:
+                await asyncio.sleep(0)
+            for a in m.attempts:
+                assert a.move is not None
+                seat.submit(m.index, a.move)
+
+    agents = [
+        asyncio.ensure_future(agent(i, s)) for i, s in enumerate(seats) if isinstance(s, RemoteSeat)
+    ]
+    played = await match.run()
+    await asyncio.gather(*agents)
+    return played
+
+
+def test_full_match_two_remote_agents_three_bots(tmp_path: Path) -> None:
+    with running_service(service_settings(tmp_path)) as svc, httpx.Client(timeout=30) as client:
+        players = [{"kind": "remote", "name": "agent-a"}, {"kind": "remote", "name": "agent-b"}]
+        body = create_match(
+            client, svc, seats=5, seed=3, time_per_move=30, players=players + bot_players(3)
+        )
+        assert body["status"] == "waiting"  # until both remote seats connect
+        mid = body["match_id"]
+        tokens = {s["seat"]: s["token"] for s in body["seats"]}
+        assert tokens[2] is None and tokens[0] and tokens[1]
+        out: dict[int, list[tuple[int, str]]] = {}
+
+        def run(seat: int) -> None:
+            out[seat] = play_remote(svc.url, mid, tokens[seat], seed=seat, illegal_first=seat == 0)
+
+        threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        status = wait_status(client, svc, mid, ("over",))
+        assert status["result"] is not None and status["decisions"] > 20
+        assert out[0] and out[1]  # both agents played
+        # after the end: polls and moves are 410 with the result
+        r = client.get(f"{svc.url}/v1/matches/{mid}/decision", headers=bearer(tokens[0]))
+        assert r.status_code == 410 and r.json()["result"] == status["result"]
+        r = client.post(
+            f"{svc.url}/v1/matches/{mid}/moves",
+            json={"decision_id": 0, "move_id": "end_turn"},
+            headers=bearer(tokens[1]),
+        )
+        assert r.status_code == 410 and r.json()["error"] == "match_over"
+        status = wait_status(client, svc, mid, ("over",))
+        for _ in range(200):
+            if client.get(f"{svc.url}/v1/matches/{mid}").json()["stored"]:
+                break
+            threading.Event().wait(0.05)
+        suites = client.get(f"{svc.url}/v1/suites").json()
+        assert [s["name"] for s in suites] == [LIVE_SUITE]
+        assert suites[0]["totals"]["matches_done"] == 1
+        detail = client.get(f"{svc.url}/v1/suites/{LIVE_SUITE}").json()
+        ids = {p["id"] for p in detail["participants"]}
+        assert {"remote:agent-a", "remote:agent-b", "rule"} <= ids
+        assert client.get(f"{svc.url}/v1/suites/nope").status_code == 404
+        boards = client.get(f"{svc.url}/v1/leaderboard", params={"suite": LIVE_SUITE})
+        assert boards.status_code == 200 and isinstance(boards.json(), list)
+        assert client.get(f"{svc.url}/v1/leaderboard", params={"suite": "x"}).status_code == 404
+
+    with open_store(tmp_path / "live.db") as store:
+        record = store.load_record(mid, LIVE_SUITE)
+    # the agents' moves are in the record, in order, chosen by them
+    for seat in (0, 1):
+        mine = [(m.index, m.move) for m in record.moves if m.seat == seat and m.how == "chosen"]
+        assert mine == out[seat]
+    first = next(m for m in record.moves if m.seat == 0)
+    assert [a.outcome for a in first.attempts] == ["illegal", "ok"]  # the rejected answer kept
+    assert record.totals.seats[0].first_try_valid == record.totals.seats[0].decisions - 1
+    again = asyncio.run(replay_in_process(record))
+    assert _strip(again.model_dump(mode="json")) == _strip(record.model_dump(mode="json"))
+
+
+def test_leaderboard_site_served_live(tmp_path: Path) -> None:
+    """/leaderboard is the site built from the store, rebuilt once the store changes."""
+    with (
+        running_service(service_settings(tmp_path), extensions=[]) as svc,
+        httpx.Client(timeout=60) as client,
+    ):
+        r = client.get(f"{svc.url}/leaderboard", follow_redirects=True)
+        assert r.status_code == 200 and "<html" in r.text.lower()
+        body = create_match(client, svc, seats=4, seed=1, time_per_move=5, players=bot_players(4))
+        wait_status(client, svc, body["match_id"], ("over",))
+        for _ in range(200):
+            if client.get(f"{svc.url}/v1/matches/{body['match_id']}").json()["stored"]:
+                break
+            threading.Event().wait(0.05)
+        boards = client.get(f"{svc.url}/leaderboard/leaderboard.json").json()
+        assert boards and boards[0]["participants"]
+        assert client.get(f"{svc.url}/leaderboard/../pyproject.toml").status_code == 404
+        assert client.get(f"{svc.url}/leaderboard/nope.html").status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["bot", "model"])
+def test_bots_and_server_models_only_start_at_once(tmp_path: Path, kind: str) -> None:
+    """A table without remote seats starts at once; a model participant is seated by id (a
+    scripted one here: no key, no network)."""
+    from bangarena.service.settings import parse_participants
+
+    participants = parse_participants('[[participants]]\nid = "house"\nspec = "scripted:rule"\n')
+    settings = service_settings(tmp_path, participants=participants)
+    with running_service(settings, extensions=[]) as svc, httpx.Client(timeout=30) as client:
+        first = {"kind": "model", "participant": "house"} if kind == "model" else bot_players(1)[0]
+        body = create_match(
+            client, svc, seats=4, seed=2, time_per_move=10, players=[first, *bot_players(3)]
+        )
+        assert body["status"] == "running"
+        status = wait_status(client, svc, body["match_id"], ("over",))
+        assert status["players"][0]["kind"] == kind
+        r = client.post(
+            f"{svc.url}/v1/matches",
+            json={
+                "seats": 4,
+                "players": [{"kind": "model", "participant": "nope"}, *bot_players(3)],
+            },
+            headers=svc.admin_headers,
+        )
+        assert r.status_code == 422 and "house" in r.json()["reason"]
+
+
+def test_finished_matches_leave_memory_once_stored(tmp_path: Path) -> None:
+    """Beyond ``keep_finished`` the oldest stored matches are forgotten (the store keeps
+    them): their status is 404 and their tokens are unknown (401)."""
+    settings = service_settings(tmp_path, keep_finished=0)
+    with running_service(settings, extensions=[]) as svc, httpx.Client(timeout=30) as client:
+        body = create_match(client, svc, seats=4, seed=1, time_per_move=5, players=bot_players(4))
+        url = f"{svc.url}/v1/matches/{body['match_id']}"
+        for _ in range(400):
+            if client.get(url).status_code == 404:
+                break
+            threading.Event().wait(0.025)
+        assert client.get(url).status_code == 404
+        r = client.get(f"{url}/view", headers=bearer(body["spectator_token"]))
+        assert r.status_code == 401
+        assert client.get(f"{svc.url}/v1/suites").json()[0]["totals"]["matches_done"] == 1
