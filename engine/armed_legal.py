@@ -199,7 +199,7 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
                 if not shoot:
                     continue
                 if dist is None:
-                    dist = reach(g, seat)
+                    dist = reach(g, seat) if g.bell else seat_distances(g, seat)
                 if rng < 0:
                     rng = weapon_range(p)
                 at = _AT["shot"] if kind == "shot" else _AS_SHOT_AT
@@ -239,7 +239,7 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
                     ]
                 else:
                     if dist is None:
-                        dist = reach(g, seat)
+                        dist = reach(g, seat) if g.bell else seat_distances(g, seat)
                     if kind == "snatch":
                         moves += [
                             at[q.seat]

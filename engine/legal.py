@@ -257,11 +257,23 @@ GENERATORS: dict[str, Callable[[GameState, list], list[Move]]] = {
 }
 
 
+# Armed & Dangerous games: the play step and the Shot answer window have their own generators
+# (looked up here once, instead of a test in the base game's generators at every call).
+AD_GENERATORS: dict[str, Callable[[GameState, list], list[Move]]] = {
+    **GENERATORS,
+    PLAY: armed_legal.play_moves,
+    ANSWER_SHOT: armed_legal.answer_shot_moves,
+}
+
+
 def legal_moves(g: GameState) -> list[Move]:
     """The legal moves of the pending decision (empty when the game is over)."""
-    if g.pending is None:
+    pending = g.pending
+    if pending is None:
         return []
-    return GENERATORS[g.pending[0]](g, g.pending)
+    if g.expansions:
+        return AD_GENERATORS[pending[0]](g, pending)
+    return GENERATORS[pending[0]](g, pending)
 
 
 def autopilot_move(decision: Decision | list[Move] | tuple[Move, ...]) -> Move:

@@ -20,12 +20,23 @@ CHARACTER = "character"
 
 _ORDER = {k: i for i, k in enumerate(KIND_BY_ID)}
 _KEY = tuple(_ORDER[k] for k in CARD_KIND_OF)  # per card number: its kind's table order
+# The Dangerous cards' numbers: a set test on ``in_play`` answers "has he any?" without a loop.
+DANGER_CARDS = frozenset(i for i, d in enumerate(IS_DANGEROUS) if d)
+
+
+def has_dangerous(p: Player) -> bool:
+    """Whether ``p`` has a Dangerous card in play (the weapon included)."""
+    return bool(p.in_play and not DANGER_CARDS.isdisjoint(p.in_play)) or p.weapon in DANGER_CARDS
 
 
 def dangerous_cards(p: Player) -> list[int]:
     """``p``'s Dangerous cards in play (the weapon included), in deck-table order of kinds."""
-    out = [c for c in p.in_play if IS_DANGEROUS[c]] if p.in_play else []
-    if p.weapon >= 0 and IS_DANGEROUS[p.weapon]:
+    in_play = p.in_play
+    if in_play and not DANGER_CARDS.isdisjoint(in_play):
+        out = [c for c in in_play if c in DANGER_CARDS]
+    else:
+        out = []
+    if p.weapon in DANGER_CARDS:
         out.append(p.weapon)
     if len(out) > 1:
         out.sort(key=_KEY.__getitem__)
@@ -81,16 +92,27 @@ def _log(g: GameState, p: Player, card: int, change: int, reason: str) -> None:
 def gain(g: GameState, p: Player, card: int, n: int, reason: str) -> int:
     """Put up to ``n`` tokens from the supply on a holder (at most 4 on it; extra ones are
     ignored, as are ones the supply lacks). Returns how many came."""
-    n = min(n, g.supply, MAX_LOAD - on(g, p, card))
+    # ``on`` and ``_log`` inlined: a token moves at every third decision.
+    have = p.tokens if card < 0 else g.loads[card]
+    n = min(n, g.supply, MAX_LOAD - have)
     if n <= 0:
         return 0
     if card < 0:
-        p.tokens += n
+        p.tokens = have + n
     else:
-        g.loads[card] += n
+        g.loads[card] = have + n
     g.supply -= n
     p.v += 1
-    _log(g, p, card, n, reason)
+    g.log.append(
+        Tokens(
+            seat=p.seat,
+            holder=CHARACTER if card < 0 else CARD_IDS[card],
+            change=n,
+            tokens=have + n,
+            supply=g.supply,
+            reason=reason,
+        )
+    )
     return n
 
 
@@ -100,13 +122,22 @@ def spend(g: GameState, p: Player, card: int, n: int, reason: str) -> None:
     if n <= 0:
         return
     if card < 0:
-        p.tokens -= n
+        left = p.tokens = p.tokens - n
     else:
-        g.loads[card] -= n
+        left = g.loads[card] = g.loads[card] - n
     g.supply += n
     p.v += 1
-    _log(g, p, card, -n, reason)
-    if card >= 0 and g.loads[card] == 0:
+    g.log.append(
+        Tokens(
+            seat=p.seat,
+            holder=CHARACTER if card < 0 else CARD_IDS[card],
+            change=-n,
+            tokens=left,
+            supply=g.supply,
+            reason=reason,
+        )
+    )
+    if card >= 0 and left == 0:
         exhausted(g, p, card)
 
 
@@ -221,11 +252,7 @@ def reload(g: GameState, p: Player, reason: str) -> None:
     """Reloading: +1 token for ``p`` (a blue card played, a hand-limit discard). Without a
     Dangerous card in play it goes on the character at once (no pick to make), else queued as a
     ``load`` pick."""
-    if (
-        p.in_play
-        and any(IS_DANGEROUS[c] for c in p.in_play)
-        or (p.weapon >= 0 and IS_DANGEROUS[p.weapon])
-    ):
+    if has_dangerous(p):
         g.stack.append(["load", p.seat, 1, 1, reason])
     elif p.tokens < MAX_LOAD and g.supply:
         gain(g, p, -1, 1, reason)
@@ -243,8 +270,7 @@ def task_load(g: GameState, task: list) -> None:
         and reason != "red_ringo"
         and p.tokens < MAX_LOAD
         and g.supply
-        and not any(IS_DANGEROUS[c] for c in p.in_play)
-        and not (p.weapon >= 0 and IS_DANGEROUS[p.weapon])
+        and not has_dangerous(p)
     ):
         gain(g, p, -1, size, reason)
         return

@@ -124,6 +124,9 @@ def test_a_match_with_two_remote_agents_and_three_bots_finishes(svc, admin) -> N
 
 def test_every_typed_error_comes_from_a_real_answer(svc, admin, caplog) -> None:
     caplog.set_level(logging.DEBUG)  # httpx and httpcore log every request: never the token
+    # by name too: importing litellm (another test of this worker) sets httpx's logger to WARNING
+    caplog.set_level(logging.DEBUG, logger="httpx")
+    caplog.set_level(logging.DEBUG, logger="httpcore")
     made = admin.create_match(
         [remote("a"), bot("rule"), remote("b"), bot("rule"), bot("rule")], seed=2, time_per_move=30
     )

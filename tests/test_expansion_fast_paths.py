@@ -15,12 +15,13 @@ from bangarena.engine.armed_legal import (
     has_kind,
     reach,
 )
-from bangarena.engine.cards import AD_KINDS, CARD_KIND_OF, DANGEROUS, KIND_BY_ID
+from bangarena.engine.cards import AD_KINDS, CARD_KIND_OF, DANGEROUS, IS_DANGEROUS, KIND_BY_ID
 from bangarena.engine.loads import card_of, dangerous_cards, has_dangerous
 from bangarena.engine.moves import play_move, use_move
 from bangarena.engine.table import can_heal, weapon_range
 
 AD = ("armed_dangerous",)
+_KIND_ORDER = {k: i for i, k in enumerate(KIND_BY_ID)}
 
 
 def test_every_dangerous_kind_is_one_card() -> None:
@@ -52,7 +53,11 @@ def test_play_step_agrees_with_the_helpers() -> None:
         p = g.players[g.pending[1]]
         kinds = {CARD_KIND_OF[c] for c in p.hand}
         for q in g.players:
-            assert has_dangerous(q) == bool(dangerous_cards(q))
+            cards = q.in_play + ([q.weapon] if q.weapon >= 0 else [])
+            assert has_dangerous(q) == any(IS_DANGEROUS[c] for c in cards)
+            assert dangerous_cards(q) == sorted(
+                (c for c in cards if IS_DANGEROUS[c]), key=lambda c: _KIND_ORDER[CARD_KIND_OF[c]]
+            )
         for kind in kinds:
             color = KIND_BY_ID[kind].color
             affordable = kind not in DANGEROUS or g.supply >= 3

@@ -3,7 +3,7 @@ default run; the full 1,000-game, 20,000-objects-per-kind run is ``pytest -m slo
 
 Every decision of every game is checked cheaply (each legal id matches its decision kind's id
 patterns); a seeded sample of at least 20,000 decisions, legal moves, views and events is
-validated with jsonschema against the schemas (20 per game and kind: 6,000 in the default run) — every rare decision kind and every event kind
+validated with jsonschema against the schemas (20 per game and kind: 4,000 in the default run) — every rare decision kind and every event kind
 included — and every sampled decision's legal ids against its constrained answer schema.
 
 jsonschema is slow on big unions, so the bulk runs with a Draft 2020-12 validator that follows
@@ -42,7 +42,7 @@ from bangarena.engine.scenario import load_scenario
 from bangarena.rules_machine import answer_schema, schema
 from bangarena.rules_machine.ids import DECISION_MOVES, pattern_regex
 
-GAMES = 300
+GAMES = 200
 """Games of the default run; the slow run plays FULL_GAMES."""
 FULL_GAMES = 1000
 PER_GAME = 20

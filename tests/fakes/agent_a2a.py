@@ -172,7 +172,7 @@ class FaultyA2A:
 class FaultyExecutor(AgentExecutor):
     """The example's random player, with the task-level faults of the plan."""
 
-    def __init__(self, plan: FaultPlan, seed: int = 0, slow_s: float = 4.0) -> None:
+    def __init__(self, plan: FaultPlan, seed: int = 0, slow_s: float = 2.5) -> None:
         self.plan = plan
         self.rng = random.Random(seed)
         self.slow_s = slow_s
