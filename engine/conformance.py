@@ -113,11 +113,18 @@ def _roundtrip(game: Game) -> list[str]:
 
 
 def run_games(
-    configs: list[GameConfig], seed: int, games: int, check: bool = True
+    configs: list[GameConfig],
+    seed: int,
+    games: int,
+    check: bool = True,
+    sample_every: int = 37,
 ) -> Iterator[GameReport]:
-    """Play ``games`` random games round-robin over ``configs`` with seeds seed, seed+1, …"""
+    """Play ``games`` random games round-robin over ``configs`` with seeds seed, seed+1, …
+    (``sample_every``: the steps between two full checks — every legal move applied on a copy,
+    the JSON round-trip — besides the invariants checked at every step)."""
     for i in range(games):
-        _, report = play_random_game(configs[i % len(configs)], seed + i, check=check)
+        config = configs[i % len(configs)]
+        _, report = play_random_game(config, seed + i, check=check, sample_every=sample_every)
         yield report
 
 

@@ -100,7 +100,7 @@ def test_a_full_game_against_bots_by_clicking_to_the_summary_and_again(svc, brow
     page.wait_for_function("document.getElementById('roles-line').textContent.length > 0")
     assert "Roles at the table" in page.inner_text("#roles-line")
     # only legal moves can be chosen: the highlighted cards are those of the legal moves
-    page.wait_for_function("window.bangTable.state.decision !== null", timeout=20_000)
+    page.wait_for_function("window.bangTable.state.decision !== null", timeout=45_000)
     legal = page.evaluate(
         """() => { const S = window.bangTable.state;
            const kinds = [...document.querySelectorAll('#hand .card.legal')].map(b => b.dataset.card);
@@ -243,7 +243,7 @@ def test_host_controls_hand_to_a_bot_return_and_host_hand_over(svc, browser) -> 
 def test_a_timeout_plays_the_autopilot_and_a_late_move_is_refused(svc, browser) -> None:
     ana = Person(browser, svc.url)
     page = start_play(ana, "Ana", time_per_move=1.5)
-    page.wait_for_function("window.bangTable.state.decision !== null", timeout=20_000)
+    page.wait_for_function("window.bangTable.state.decision !== null", timeout=45_000)
     old = page.evaluate(
         "[window.bangTable.state.decision.decision_id, window.bangTable.state.decision.moves[0].id]"
     )
@@ -308,7 +308,7 @@ def test_a_dropped_connection_says_so_and_the_game_goes_on(svc, browser) -> None
     proxy = DropProxy(port)
     ana = Person(browser, proxy.url)
     page = start_play(ana, "Ana", time_per_move=2.5)
-    page.wait_for_function("window.bangTable.state.decision !== null", timeout=20_000)
+    page.wait_for_function("window.bangTable.state.decision !== null", timeout=45_000)
     decided = page.evaluate("window.bangTable.state.decision.decision_id")
     mid = match_of(page)
     live = svc.call(lambda: svc.state.registry.get(mid))
@@ -350,7 +350,7 @@ def test_a_spectator_watches_a_bot_match_at_eight_seats(svc, browser) -> None:
 def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     ana = Person(browser, svc.url, width=390, height=844)
     page = start_play(ana, "Ana")
-    page.wait_for_function("window.bangTable.state.decision !== null", timeout=20_000)
+    page.wait_for_function("window.bangTable.state.decision !== null", timeout=45_000)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page is {width} px wide on a 390 px screen"
     # keyboard only: focus a move or a card and press Enter

@@ -38,6 +38,9 @@ async function refreshView() {
     const body = await call("GET", `/v1/matches/${matchId}/view`);
     S.view = body.view;
     if (S.decision && (!S.view.decision || S.view.decision.seat !== S.entry.seat)) S.decision = null;
+    // The view says this seat must decide but no decision arrived (a notice missed between two
+    // stream connections): ask for it rather than wait for the clock to run out.
+    else if (!S.decision && S.view.decision && S.view.decision.seat === S.entry?.seat) pollDecision();
     if (S.view.over && !S.over) showSummary();
     render();
   } catch (e) {
