@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import httpx
-
-from .errors import transport_error
+from .http_base import AsyncConnection, SyncConnection
 from .models import MatchCreated
-from .wire import API, check_base_url, check_token, headers, json_of, match_path
+from .wire import API, json_of, match_path
 
 Player = dict[str, Any]
 
@@ -59,44 +57,9 @@ def match_body(
     return body
 
 
-class AdminClient:
+class AdminClient(SyncConnection):
     """The service's admin: ``AdminClient(base_url, admin_token)``; creates matches. The token
     travels only in the ``Authorization`` header and never shows in ``repr``."""
-
-    def __init__(
-        self,
-        base_url: str,
-        token: str,
-        *,
-        timeout: float = 10.0,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self.base_url = check_base_url(base_url)
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers(check_token(token)),
-            timeout=timeout,
-            transport=transport,
-        )
-
-    def __repr__(self) -> str:
-        return f"AdminClient({self.base_url!r}, token='***')"
-
-    def __enter__(self) -> AdminClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connections."""
-        self._http.close()
-
-    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            return self._http.request(method, path, **kwargs)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc) from None
 
     def create_match(self, players: Sequence[Player], **options: Any) -> MatchCreated:
         """Create a match (options: ``mode``, ``seed``, ``time_per_move``, ``start="now"``);
@@ -113,43 +76,8 @@ class AdminClient:
         return json_of(self._send("GET", "/healthz"))
 
 
-class AsyncAdminClient:
+class AsyncAdminClient(AsyncConnection):
     """The async twin of :class:`AdminClient`."""
-
-    def __init__(
-        self,
-        base_url: str,
-        token: str,
-        *,
-        timeout: float = 10.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        self.base_url = check_base_url(base_url)
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=headers(check_token(token)),
-            timeout=timeout,
-            transport=transport,
-        )
-
-    def __repr__(self) -> str:
-        return f"AsyncAdminClient({self.base_url!r}, token='***')"
-
-    async def __aenter__(self) -> AsyncAdminClient:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Close the connections."""
-        await self._http.aclose()
-
-    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            return await self._http.request(method, path, **kwargs)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc) from None
 
     async def create_match(self, players: Sequence[Player], **options: Any) -> MatchCreated:
         """Create a match; see :meth:`AdminClient.create_match`."""

@@ -20,17 +20,15 @@ from .errors import (
     TransportError,
     transport_error,
 )
+from .http_base import SyncConnection
 from .models import Decision, StreamEvent
 from .stream import STREAM_READ_S, StreamState
 from .wire import (
     API,
     Backoff,
-    check_base_url,
-    check_token,
     clamp_wait,
     decision_of,
     events_of,
-    headers,
     json_of,
     match_path,
     poll_timeout,
@@ -40,7 +38,7 @@ from .wire import (
 Policy = Callable[[Decision], str]
 
 
-class SeatClient:
+class SeatClient(SyncConnection):
     """A seat's connection to the service: ``SeatClient(base_url, token, match_id=...)``.
 
     ``token`` is the seat's token from ``POST /v1/matches``; it travels only in the
@@ -58,37 +56,12 @@ class SeatClient:
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self.base_url = check_base_url(base_url)
-        self.match_id = match_id
-        self.timeout = float(timeout)
-        self._token = check_token(token)
         match_path(match_id)  # refuse an empty id now rather than at the first call
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers(self._token),
-            timeout=self.timeout,
-            transport=transport,
-            follow_redirects=False,
-        )
+        super().__init__(base_url, token, timeout=timeout, transport=transport)
+        self.match_id = match_id
 
-    def __repr__(self) -> str:
-        return f"SeatClient({self.base_url!r}, token='***', match_id={self.match_id!r})"
-
-    def __enter__(self) -> SeatClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connections (an open :meth:`events` iterator ends with them)."""
-        self._http.close()
-
-    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            return self._http.request(method, path, **kwargs)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc) from None
+    def _repr_extra(self) -> str:
+        return f", match_id={self.match_id!r}"
 
     # --- the seat's routes -------------------------------------------------------------------
 
