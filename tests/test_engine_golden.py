@@ -43,6 +43,12 @@ def playthrough(seats: int, mode: str, seed: int) -> str:
 def test_golden_playthrough(seats: int, mode: str, seed: int) -> None:
     path = GOLDEN / f"{mode}-{seats}-seed{seed}.jsonl"
     text = playthrough(seats, mode, seed)
+    assert_matches_golden(path, text)
+
+
+def assert_matches_golden(path: Path, text: str) -> None:
+    """``text`` equals the golden file ``path`` line by line (written when missing, or with
+    ``BANGARENA_UPDATE_GOLDEN=1``)."""
     if os.environ.get("BANGARENA_UPDATE_GOLDEN") == "1" or not path.exists():
         path.write_text(text, encoding="utf-8")
     expected = path.read_text(encoding="utf-8").splitlines()

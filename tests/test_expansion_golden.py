@@ -6,11 +6,11 @@ a readable diff. Regenerate on purpose with
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
+from test_engine_golden import assert_matches_golden
 
 from bangarena.engine import ENGINE_VERSION, GameConfig, new_game
 from bangarena.engine.version import rules_version
@@ -42,15 +42,7 @@ def playthrough(seats: int, mode: str, seed: int) -> str:
 def test_expansion_golden_playthrough(seats: int, mode: str, seed: int) -> None:
     path = GOLDEN / f"armed_dangerous-{mode}-{seats}-seed{seed}.jsonl"
     text = playthrough(seats, mode, seed)
-    if os.environ.get("BANGARENA_UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8").splitlines()
-    actual = text.splitlines()
-    for i, (a, b) in enumerate(zip(actual, expected, strict=False)):
-        assert a == b, f"{path.name} line {i + 1} differs:\n  golden: {b}\n  now:    {a}"
-    assert len(actual) == len(expected), (
-        f"{path.name}: {len(actual)} lines now, {len(expected)} golden"
-    )
+    assert_matches_golden(path, text)
 
 
 def test_golden_games_use_the_expansion() -> None:
