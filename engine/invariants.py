@@ -33,21 +33,48 @@ if TYPE_CHECKING:
     from .moves import Move
 
 _COLOR = {k: KIND_BY_ID[k].color for k in KIND_BY_ID}
+_CARD_COLOR = tuple(_COLOR.get(k) for k in DECK_KIND)
+"""Each card number's color, looked up once instead of card → kind → color at every step."""
+_ALL_CARDS: dict[int, frozenset[int]] = {}
+"""The card numbers 0..size-1 of a game, per deck size: what conservation compares with."""
+
+
+_DECK_SIZE: dict[tuple[str, ...], int] = {}
+"""The deck size per expansions, computed once per set of expansions."""
+
+
+def _all_cards(size: int) -> frozenset[int]:
+    cards = _ALL_CARDS.get(size)
+    if cards is None:
+        cards = _ALL_CARDS[size] = frozenset(range(size))
+    return cards
+
+
+def _deck_size(expansions: tuple[str, ...] | list[str]) -> int:
+    key = tuple(expansions)
+    size = _DECK_SIZE.get(key)
+    if size is None:
+        size = _DECK_SIZE[key] = game_deck_size(key)
+    return size
 
 
 def state_violations(g: GameState) -> list[str]:
     """Invariants of the position itself (the pending decision aside)."""
+    # Run after every step of every conformance game: the checks are the plain ones, written
+    # with set operations and per-card tables so that they stay a small part of a step.
     out: list[str] = []
-    cards = list(g.deck) + list(g.discard) + list(g.limbo)
+    cards = [*g.deck, *g.discard, *g.limbo]
     sheriffs = 0
+    color = _CARD_COLOR
     for i, p in enumerate(g.players):
         if p.seat != i:
             out.append(f"player {i} says it is seat {p.seat}")
         cards += p.hand
-        cards += p.in_play
+        in_play = p.in_play
+        cards += in_play
         if p.weapon >= 0:
             cards.append(p.weapon)
-            if _COLOR.get(DECK_KIND[p.weapon]) != WEAPON:
+            if color[p.weapon] != WEAPON:
                 out.append(f"seat {p.seat} holds {DECK_KIND[p.weapon]} as its weapon")
         if not 0 <= p.life <= p.max_life or p.max_life < 1:
             out.append(f"seat {p.seat} life {p.life}/{p.max_life} out of bounds")
@@ -55,11 +82,14 @@ def state_violations(g: GameState) -> list[str]:
             out.append(f"eliminated seat {p.seat} has life {p.life}")
         if p.alive and p.life == 0:
             out.append(f"seat {p.seat} alive at 0 life")
-        kinds = [DECK_KIND[c] for c in p.in_play]
-        if len(kinds) != len(set(kinds)):
-            out.append(f"seat {p.seat} has two copies of a blue card in play: {kinds}")
-        if any(_COLOR[k] != BLUE for k in kinds):
-            out.append(f"seat {p.seat} has a card that is not blue in play: {kinds}")
+        if in_play:
+            kinds = [DECK_KIND[c] for c in in_play]
+            if len(kinds) > 1 and len(kinds) != len(set(kinds)):
+                out.append(f"seat {p.seat} has two copies of a blue card in play: {kinds}")
+            if any(color[c] != BLUE for c in in_play):
+                out.append(f"seat {p.seat} has a card that is not blue in play: {kinds}")
+        else:
+            kinds = []
         if p.role == SHERIFF:
             sheriffs += 1
             if "jail" in kinds:
@@ -68,13 +98,9 @@ def state_violations(g: GameState) -> list[str]:
             out.append(f"seat {p.seat} has glory stars in old_classic")
     if sheriffs != 1 or g.players[g.sheriff].role != SHERIFF:
         out.append(f"{sheriffs} sheriffs at the table, seat {g.sheriff} named sheriff")
-    size = game_deck_size(g.expansions)
-    if (
-        len(cards) != size
-        or len(set(cards)) != size
-        or min(cards, default=0) < 0
-        or max(cards, default=0) >= size
-    ):
+    size = _deck_size(g.expansions)
+    # Every number 0..size-1 exactly once: as many cards as numbers, and the same set.
+    if len(cards) != size or _all_cards(size) != set(cards):
         out.append(f"card conservation broken: {len(cards)} cards, {len(set(cards))} distinct")
     if g.expansions:
         out += token_violations(g)
@@ -87,8 +113,9 @@ def token_violations(g: GameState) -> list[str]:
     from .loads import MAX_LOAD, SUPPLY, conserved
 
     out: list[str] = []
-    if len(g.loads) != len(g.known):
-        return [f"loads has {len(g.loads)} entries for {len(g.known)} cards"]
+    loads = g.loads
+    if len(loads) != len(g.known):
+        return [f"loads has {len(loads)} entries for {len(g.known)} cards"]
     if conserved(g) != SUPPLY or g.supply < 0:
         out.append(f"token conservation broken: {conserved(g)} tokens (supply {g.supply})")
     in_play = set()
@@ -97,14 +124,18 @@ def token_violations(g: GameState) -> list[str]:
             out.append(f"seat {p.seat}'s character has {p.tokens} tokens")
         if not p.alive and p.tokens:
             out.append(f"eliminated seat {p.seat} keeps {p.tokens} tokens")
-        cards = p.in_play + ([p.weapon] if p.weapon >= 0 else [])
+        cards = p.in_play + [p.weapon] if p.weapon >= 0 else p.in_play
         for c in cards:
             in_play.add(c)
-            if IS_DANGEROUS[c] and not 1 <= g.loads[c] <= MAX_LOAD:
-                out.append(f"Dangerous card {c} of seat {p.seat} has {g.loads[c]} tokens")
-    stray = [c for c, n in enumerate(g.loads) if n and (c not in in_play or not IS_DANGEROUS[c])]
-    if stray:
-        out.append(f"tokens on cards not in play as Dangerous cards: {stray[:5]}")
+            if IS_DANGEROUS[c] and not 1 <= loads[c] <= MAX_LOAD:
+                out.append(f"Dangerous card {c} of seat {p.seat} has {loads[c]} tokens")
+    # No stray token when none is negative and the Dangerous cards in play hold them all: a
+    # sum instead of a scan of every card at every step; the scan names them otherwise.
+    on_cards = sum(loads[c] for c in in_play if IS_DANGEROUS[c])
+    if on_cards != sum(loads) or min(loads, default=0) < 0:
+        stray = [c for c, n in enumerate(loads) if n and (c not in in_play or not IS_DANGEROUS[c])]
+        if stray:
+            out.append(f"tokens on cards not in play as Dangerous cards: {stray[:5]}")
     return out
 
 

@@ -8,21 +8,31 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 from fakes.agent_a2a import example
 from fakes.agent_leaks import leaks
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from service_support import bot_players, create_match, running_service, service_settings
 
-from bangarena.service.mcp_seat import tool_result
+if TYPE_CHECKING:
+    from mcp import Client
+
+
+def tool_result(result: Any) -> Any:
+    """The service's own reading of a tool result (mcp loads when a test runs, not at
+    collection)."""
+    from bangarena.service.mcp_seat import tool_result as read
+
+    return read(result)
 
 
 def _client(url: str, token: str | None) -> Client:
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     http = create_mcp_http_client(headers=headers)
     return Client(streamable_http_client(url + "/mcp", http_client=http))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +27,7 @@ from bangarena.harness.answers import (
     parse_answer,
 )
 from bangarena.harness.json_scan import MAX_DEPTH, scan_json
-from bangarena.harness.model_spec import parse_model_spec
+from bangarena.harness.model_spec import ModelOptions, parse_model_spec
 from bangarena.harness.providers import ProviderReply, ProviderRequest, Usage
 from bangarena.harness.seats import Deadline, ModelSeat
 
@@ -201,6 +202,14 @@ class ScriptProvider:
         return None
 
 
+def _seat(provider: Any) -> ModelSeat:
+    """A model seat on ``provider``, built by hand. Its prices are given, as a seat's options
+    may give them: a seat built by ``get_provider`` loads litellm's cost map (~5 s) before the
+    match, and one built by hand would otherwise load it inside its first decision's deadline."""
+    options = ModelOptions(price_input_per_mtok=1.0, price_output_per_mtok=2.0)
+    return ModelSeat(parse_model_spec("openai:script"), provider, options, seat=0)
+
+
 def _first_decision():
     game = new_game(GameConfig(seats=4), 3)
     d = game.decision
@@ -210,7 +219,7 @@ def _first_decision():
 @pytest.mark.parametrize("reply", [ISSUE_REPLY, "{" * 200_000, "[" * 200_000 + "}"])
 async def test_a_hostile_reply_is_an_attempt_with_feedback_not_a_seat_error(reply: str) -> None:
     provider = ScriptProvider(reply)
-    seat = ModelSeat(parse_model_spec("openai:script"), provider, seat=0)
+    seat = _seat(provider)
     view, decision = _first_decision()
     ans = await seat.decide(view, decision, Deadline(10))
     assert ans.move_id == decision.ids[0]
@@ -229,7 +238,7 @@ async def test_a_hostile_reply_is_an_attempt_with_feedback_not_a_seat_error(repl
 async def test_reading_a_huge_reply_does_not_hold_the_event_loop() -> None:
     """The issue's 200 kB reply froze another match for 20 s: the loop must keep ticking."""
     provider = ScriptProvider("{" * 100_000 + '"' * 100_000, '{"a": [' * 10_000)
-    seat = ModelSeat(parse_model_spec("openai:script"), provider, seat=0)
+    seat = _seat(provider)
     view, decision = _first_decision()
     lags: list[float] = []
 
@@ -255,7 +264,7 @@ async def test_in_a_match_the_failure_is_counted_and_the_seat_plays_on() -> None
     from bangarena.harness.match import MatchSettings, run_match
     from bangarena.harness.seats import BotSeat
 
-    seat = ModelSeat(parse_model_spec("openai:script"), ScriptProvider(ISSUE_REPLY), seat=0)
+    seat = _seat(ScriptProvider(ISSUE_REPLY))
     settings = MatchSettings(seats=4, seed=2)
     rec = await run_match(settings, [seat] + [BotSeat("rule", 20 + i, i) for i in range(1, 4)])
     first = next(m for m in rec.moves if m.seat == 0)

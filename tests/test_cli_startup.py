@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from bangarena.cli.app import FAMILIES, app, load_family
 
 runner = CliRunner()
-HEAVY = ("openai", "anthropic", "litellm", "jsonschema", "httpx", "tenacity", "jinja2")
+HEAVY = ("openai", "anthropic", "litellm", "jsonschema", "httpx", "tenacity", "jinja2",
+         "a2a", "mcp", "ray", "schemathesis")  # fmt: skip
 
 
 def _modules_after(code: str) -> set[str]:

@@ -14,7 +14,7 @@ from fakes.sample import LEGAL, SYSTEM, make_request
 from bangarena.harness.model_spec import ModelSpecError
 from bangarena.harness.providers import ProviderError, get_provider
 from bangarena.harness.providers.anthropic_provider import sdk_supports
-from bangarena.harness.providers.openai_provider import DUMMY_API_KEY
+from bangarena.harness.providers.base import DUMMY_API_KEY
 
 MODEL = "claude-fake"
 

@@ -11,17 +11,22 @@ import pytest
 from fakes import FakeBehaviour, FakeServer, actions
 from fakes.sample import LEGAL, make_request
 
+from bangarena.harness.pricing import cost_usd
+from bangarena.harness.providers import ProviderError, Usage, get_provider
+
 # Keep litellm off the network: its bundled cost map, not a download at import.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-with warnings.catch_warnings():  # litellm's import floods pydantic UserWarnings
-    warnings.simplefilter("ignore")
-    litellm = pytest.importorskip("litellm")
-
-from bangarena.harness.pricing import cost_usd  # noqa: E402
-from bangarena.harness.providers import ProviderError, Usage, get_provider  # noqa: E402
 
 MODEL = "openai/gpt-fake"
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # litellm's lazy pydantic models
+
+
+@pytest.fixture(scope="module", autouse=True)
+def litellm():
+    """litellm, imported by the worker that runs these tests (~5 s), not at collection."""
+    with warnings.catch_warnings():  # litellm's import floods pydantic UserWarnings
+        warnings.simplefilter("ignore")
+        return pytest.importorskip("litellm")
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +80,7 @@ async def test_connection_refused():
     assert err.value.kind == "connection"
 
 
-def test_cost_matches_litellms_own_calculator():
+def test_cost_matches_litellms_own_calculator(litellm):
     usage = Usage(input_tokens=1_000, cached_tokens=200, output_tokens=100)
     prompt, completion = litellm.cost_per_token(
         model="gpt-4o-mini", prompt_tokens=1_000, completion_tokens=100, cache_read_input_tokens=200

@@ -9,12 +9,8 @@ import random
 import re
 from typing import Any, Literal
 
-import anthropic
 import pytest
-from anthropic.types import ToolParam
 from jsonschema import Draft202012Validator, validators
-from openai.lib._pydantic import _ensure_strict_json_schema, to_strict_json_schema
-from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import Field, TypeAdapter, create_model
 
 from bangarena.engine import (
@@ -195,6 +191,9 @@ def openai_strict_problems(doc: dict[str, Any]) -> list[str]:
 
 
 def test_answer_schemas_meet_openai_strict_rules() -> None:
+    from openai.lib._pydantic import _ensure_strict_json_schema  # the SDKs load where used
+    from openai.types.shared_params import ResponseFormatJSONSchema
+
     for doc in answers():
         assert openai_strict_problems(doc) == []
         # The SDK's own strict-schema transform leaves them exactly as they are.
@@ -224,6 +223,8 @@ def test_openai_strict_checker_catches_what_strict_mode_rejects() -> None:
 
 
 def test_fixed_answer_is_what_the_openai_sdk_makes_of_the_pydantic_model() -> None:
+    from openai.lib._pydantic import to_strict_json_schema
+
     for model, notes in ((M.AnswerFixed, False), (M.AnswerFixedNotes, True)):
         made = tidy(to_strict_json_schema(TypeAdapter(model)))
         made.pop("description", None)
@@ -232,6 +233,9 @@ def test_fixed_answer_is_what_the_openai_sdk_makes_of_the_pydantic_model() -> No
 
 # -- Anthropic tool input_schema ---------------------------------------------------------------
 def test_answer_schemas_are_anthropic_tool_input_schemas_as_they_are() -> None:
+    import anthropic
+    from anthropic.types import ToolParam
+
     for doc in answers():
         assert doc["type"] == "object"  # a tool input_schema is an object schema
         # Anthropic's own strict-schema transform changes nothing (it rejects type lists,

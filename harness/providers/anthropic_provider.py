@@ -6,10 +6,7 @@ import functools
 import inspect
 import json
 import time
-from typing import Any
-
-import anthropic
-from anthropic.types import Message
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     TOOL_DESCRIPTION,
@@ -31,6 +28,12 @@ from .sdk_client import (
     http_transport,
     refused_connection,
 )
+
+if TYPE_CHECKING:
+    import anthropic
+
+# The anthropic SDK (~1.5 s to import) is imported by the functions that use it, so that the
+# request helpers here cost nothing to import.
 
 CACHE_CONTROL = {"type": "ephemeral"}
 
@@ -98,6 +101,8 @@ def anthropic_system(req: ProviderRequest) -> list[dict[str, Any]]:
 
 def map_anthropic_error(exc: Exception) -> ProviderError:
     """Classify an exception raised by the anthropic SDK."""
+    import anthropic
+
     if isinstance(exc, anthropic.APITimeoutError):
         dead = refused_connection(exc)
         if dead is not None:
@@ -174,6 +179,8 @@ def make_anthropic_client(
     transport: str = DEFAULT_TRANSPORT, **kwargs: Any
 ) -> anthropic.AsyncAnthropic:
     """An ``AsyncAnthropic`` on ``transport`` (shared per loop by :class:`LoopBoundClient`)."""
+    import anthropic
+
     aiohttp_client = getattr(anthropic, "DefaultAioHttpClient", None)
     return build_sdk_client(anthropic.AsyncAnthropic, aiohttp_client, transport, **kwargs)
 
@@ -193,6 +200,9 @@ class AnthropicProvider:
         concurrency: int | None = None,
         client: anthropic.AsyncAnthropic | None = None,
     ) -> None:
+        from anthropic.types import Message
+
+        self._message_type = Message
         self.model = model
         kwargs: dict[str, Any] | None = None
         if client is None:
@@ -229,7 +239,7 @@ class AnthropicProvider:
                 raise map_anthropic_error(exc) from exc
             latency = time.perf_counter() - started
         # The SDK returns text for a non-JSON body and fills what a JSON body lacks with None.
-        if not isinstance(message, Message) or not isinstance(message.content, list):
+        if not isinstance(message, self._message_type) or not isinstance(message.content, list):
             raise invalid_response("not a Messages response", message)
         recorded = {k: v for k, v in params.items() if k != "extra_body"}
         recorded.update(params.get("extra_body", {}))

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import openai
-from openai.types.chat import ChatCompletion
 
 from .base import DUMMY_API_KEY as DUMMY_API_KEY  # re-exported: where callers found it first
 from .base import (
@@ -31,6 +28,12 @@ from .sdk_client import (
     http_transport,
     refused_connection,
 )
+
+if TYPE_CHECKING:
+    import openai
+
+# The openai SDK (~1.5 s to import) is imported by the functions that use it, so that the pure
+# helpers here (request parameters, messages, usage) cost nothing to import.
 
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
@@ -94,6 +97,8 @@ def openai_messages(req: ProviderRequest) -> list[dict[str, str]]:
 
 def map_openai_error(exc: Exception) -> ProviderError:
     """Classify an exception raised by the openai SDK (also used for litellm, which wraps it)."""
+    import openai
+
     if isinstance(exc, openai.APITimeoutError):
         dead = refused_connection(exc)
         if dead is not None:
@@ -178,6 +183,8 @@ def usage_from_openai(usage: Any) -> Usage:
 
 def make_openai_client(transport: str = DEFAULT_TRANSPORT, **kwargs: Any) -> openai.AsyncOpenAI:
     """An ``AsyncOpenAI`` on ``transport`` (shared per loop by :class:`LoopBoundClient`)."""
+    import openai
+
     aiohttp_client = getattr(openai, "DefaultAioHttpClient", None)
     return build_sdk_client(openai.AsyncOpenAI, aiohttp_client, transport, **kwargs)
 
@@ -196,6 +203,9 @@ class OpenAIProvider:
         concurrency: int | None = None,
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
+        from openai.types.chat import ChatCompletion
+
+        self._completion_type = ChatCompletion
         self.model = model
         kwargs: dict[str, Any] | None = None
         if client is None:
@@ -225,13 +235,14 @@ class OpenAIProvider:
                 completion = await client.post(
                     "/chat/completions",
                     body={"messages": messages, **params},
-                    cast_to=ChatCompletion,
+                    cast_to=self._completion_type,
                     options={"timeout": req.timeout_s, "security": {"bearer_auth": True}},
                 )
             except Exception as exc:  # every SDK failure becomes one classified ProviderError
                 raise map_openai_error(exc) from exc
             latency = time.perf_counter() - started
-        if not isinstance(completion, ChatCompletion):  # the SDK returns text for non-JSON bodies
+        # The SDK returns text for non-JSON bodies.
+        if not isinstance(completion, self._completion_type):
             raise invalid_response("not a chat completion", completion)
         recorded = {
             **params,
