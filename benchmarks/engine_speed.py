@@ -2,7 +2,11 @@
 views/s, timed in CPU time (``time.process_time``: the machine may be shared).
 
 Usage: python benchmarks/engine_speed.py [--games 2000] [--mode classic]
-       [--expansions armed_dangerous]
+       [--expansions armed_dangerous] [--seats 7] [--repeat 1]
+
+``--seats N`` plays only that seat count; every run ends with the line the speed issue (#17)
+quotes: random-legal decisions/s at 7 seats (or ``--seats``), with ``--repeat`` runs over the
+same games (median and best: on a shared machine a run can be slowed by others).
 
 With ``--expansions``, every seat count is played twice in the same run, base games and games
 with the expansions alternately (one base game, then one expansion game with the same seed, …:
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 
 from bangarena.engine import GameConfig, new_game
@@ -87,13 +92,30 @@ def views(seats: int, count: int, expansions: tuple[str, ...] = ()) -> float:
     return n / (time.process_time() - t0)
 
 
+def decisions_line(seats: int, mode: str, games: int, repeat: int, exps: tuple[str, ...]) -> str:
+    """The headline figure: random-legal decisions/s at ``seats`` seats, CPU time, median and
+    best of ``repeat`` runs over the same games."""
+    rates = sorted(playouts(seats, mode, games, exps)[0] for _ in range(max(repeat, 1)))
+    label = f"{mode}" + (f" + {'+'.join(exps)}" if exps else "")
+    return (
+        f"random-legal decisions/s at {seats} seats ({label}, CPU time, {games} games x"
+        f" {len(rates)}): {statistics.median(rates):,.0f} median, {rates[-1]:,.0f} best"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--expansions", default="", help="comma-separated, e.g. armed_dangerous")
+    ap.add_argument("--seats", type=int, default=0, help="one seat count only (default: 4-8)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of the headline line")
     args = ap.parse_args()
     exps = tuple(x.strip() for x in args.expansions.split(",") if x.strip())
+    headline = args.seats or 7
+    if args.seats:
+        print(decisions_line(args.seats, args.mode, args.games, args.repeat, exps))
+        return
     print(
         f"random-legal playouts, mode={args.mode}, {args.games} games per seat count, one core,"
         " CPU time"
@@ -109,6 +131,7 @@ def main() -> None:
                 f"{seats:>5} {dps:>12,.0f} {gps:>9,.1f} {dec / args.games:>15.1f} {unfinished:>10}"
             )
         print(f"views/s at 7 seats (with ~20 new events each): {views(7, 20000):,.0f}")
+        print(decisions_line(headline, args.mode, args.games, args.repeat, exps))
         return
     label = "+".join(exps)
     print(
@@ -136,6 +159,8 @@ def main() -> None:
     )
     vb, ve = views(7, 20000), views(7, 20000, exps)
     print(f"views/s at 7 seats: base {vb:,.0f}, {label} {ve:,.0f} ({ve / vb:.0%})")
+    print(decisions_line(headline, args.mode, args.games, args.repeat, ()))
+    print(decisions_line(headline, args.mode, args.games, args.repeat, exps))
 
 
 if __name__ == "__main__":

@@ -145,6 +145,10 @@ _DANGER_CARDS = frozenset(i for i, d in enumerate(IS_DANGEROUS) if d)
 _BANDOLIER = CARD_KIND_OF.index("bandolier")
 _BIG_FIFTY = CARD_KIND_OF.index("big_fifty")
 _VULCANS = _CARDS_OF["vulcan"]
+_SHOTS = _CARDS_OF["shot"]
+_RICOCHETS = _CARDS_OF["ricochet"]
+_DUCKS = _CARDS_OF["duck"]
+_CANTEENS = _CARDS_OF["canteen"]
 _JAILS = _CARDS_OF["jail"]
 _UNLIMITED = frozenset(c.id for c in ALL_CHARACTERS if c.unlimited_shots)
 # ``use:`` moves, built once (formatting ids at every play step was a visible cost).
@@ -169,13 +173,20 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
     moves = [END_TURN]
     in_play = p.in_play
     weapon = p.weapon
-    others = [q for q in players if q.alive and q.seat != seat]
+    # Loops, not comprehensions, on these short lists: in Python 3.11 a comprehension is a
+    # call of its own.
+    others = []
+    for q in players:
+        if q.alive and q.seat != seat:
+            others.append(q)
     hand = p.hand
     if hand:
         dist = None  # computed when a card needs it (most hands need none)
         rng = -1
         shoot = -1  # whether a Shot card may be played (-1: not asked yet)
-        orders = {_KEY[c] for c in hand}
+        orders = set()
+        for c in hand:
+            orders.add(_KEY[c])
         for o in sorted(orders) if len(orders) > 1 else orders:
             cat = _CAT_AT[o]
             if cat == _PLAIN:
@@ -208,7 +219,9 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
                         if dist[q.seat] <= rng or shot_reach(g, p, q, dist):
                             moves.append(at[q.seat])
                 else:
-                    moves += [at[q.seat] for q in others if dist[q.seat] <= rng]
+                    for q in others:
+                        if dist[q.seat] <= rng:
+                            moves.append(at[q.seat])
             elif cat in (_BLUE, _DANGER_BLUE):
                 kind = _KIND_AT[o]
                 if (cat == _BLUE or g.supply >= 3) and _CARDS_OF[kind].isdisjoint(in_play):
@@ -230,9 +243,12 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
                 kind = _KIND_AT[o]
                 at = _AT[kind]
                 if kind == "knock_off":
-                    moves += [at[q.seat] for q in others if q.hand or q.in_play or q.weapon >= 0]
+                    for q in others:
+                        if q.hand or q.in_play or q.weapon >= 0:
+                            moves.append(at[q.seat])
                 elif kind == "duel" or kind == "arrow":
-                    moves += [at[q.seat] for q in others]
+                    for q in others:
+                        moves.append(at[q.seat])
                 elif kind == "squaw":
                     moves += [
                         at[q.seat] for q in players if q.alive and (q.in_play or q.weapon >= 0)
@@ -332,19 +348,19 @@ def answer_shot_moves(g: GameState, pending: list) -> list[Move]:
             moves.append(HEAL)
         return moves
     ignore = flag == "big_fifty"
-    kinds = {CARD_KIND_OF[c] for c in p.hand}
+    hand = p.hand
     answers = _ANSWER_MOVES
-    if "ricochet" in kinds:
+    if not _RICOCHETS.isdisjoint(hand):
         moves.append(answers["ricochet"])
-    if "duck" in kinds:
+    if not _DUCKS.isdisjoint(hand):
         moves.append(answers["duck"])
     if not ignore:
-        if "shot" in kinds and p.character == "two_face":
+        if p.character == "two_face" and not _SHOTS.isdisjoint(hand):
             moves.append(answers["shot_as_ricochet"])
         if _CRATE in p.in_play and g.loads[_CRATE] >= 2:
             moves.append(_USE_CRATE)
     if (
-        "canteen" in kinds
+        not _CANTEENS.isdisjoint(hand)
         and p.life == 1
         and not g.high_noon
         and sum(1 for q in g.players if q.alive) >= 3
@@ -353,6 +369,35 @@ def answer_shot_moves(g: GameState, pending: list) -> list[Move]:
     if not ignore and p.character == "bonesetter" and bonesetter_can_heal(g, p):
         moves.append(HEAL)
     return moves
+
+
+def answer_shot_single(g: GameState, pending: list) -> Move | None:
+    """:func:`answer_shot_moves`'s move when it is the only one (Take the hit: no card, Crate or
+    heal answers), else None."""
+    p = g.players[pending[1]]
+    flag = pending[5] if len(pending) > 5 else ""
+    bonesetter = p.character == "bonesetter"
+    if flag == "sure":
+        return None if bonesetter and bonesetter_can_heal(g, p) else TAKE_HIT
+    ignore = flag == "big_fifty"
+    hand = p.hand
+    if hand:
+        if not (_RICOCHETS.isdisjoint(hand) and _DUCKS.isdisjoint(hand)):
+            return None
+        if not ignore and p.character == "two_face" and not _SHOTS.isdisjoint(hand):
+            return None
+        if (
+            p.life == 1
+            and not g.high_noon
+            and not _CANTEENS.isdisjoint(hand)
+            and sum(1 for q in g.players if q.alive) >= 3
+        ):
+            return None
+        if not ignore and bonesetter and bonesetter_can_heal(g, p):
+            return None
+    if not ignore and _CRATE in p.in_play and g.loads[_CRATE] >= 2:
+        return None
+    return TAKE_HIT
 
 
 def option_moves(g: GameState, pending: list) -> list[Move]:

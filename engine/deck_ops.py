@@ -23,7 +23,11 @@ def card_id(c: int) -> str:
 
 
 def ids(cards: list[int]) -> list[str]:
-    return [CARD_IDS[c] for c in cards]
+    """The cards' ids (a loop: these lists are short, and a comprehension is a call)."""
+    out = []
+    for c in cards:
+        out.append(CARD_IDS[c])
+    return out
 
 
 def reshuffle(g: GameState) -> bool:
@@ -49,28 +53,38 @@ def take_top(g: GameState) -> int:
 
 def draw(g: GameState, p: Player, count: int, reason: str) -> list[int]:
     """``p`` draws up to ``count`` cards from the deck (fewer if deck and discard run out)."""
-    got = []
+    deck = g.deck
+    if 0 < count <= len(deck):
+        # No reshuffle on the way: the top ``count`` cards in one slice (top first).
+        got = deck[: -count - 1 : -1]
+        del deck[-count:]
+    else:
+        got = []
+        for _ in range(count):
+            c = take_top(g)
+            if c < 0:
+                break
+            got.append(c)
+        if not got:
+            return got
     bit = 1 << p.seat
     known = g.known
-    for _ in range(count):
-        c = take_top(g)
-        if c < 0:
-            break
+    names = []
+    for c in got:
         known[c] |= bit
-        got.append(c)
-    if got:
-        p.hand.extend(got)
-        p.v += 1
-        g.log.append(
-            Drew(
-                seat=p.seat,
-                count=len(got),
-                source="deck",
-                reason=reason,
-                cards=ids(got),
-                private_to=[p.seat],
-            )
+        names.append(CARD_IDS[c])
+    p.hand += got
+    p.v += 1
+    g.log.append(
+        Drew(
+            seat=p.seat,
+            count=len(got),
+            source="deck",
+            reason=reason,
+            cards=names,
+            private_to=[p.seat],
         )
+    )
     return got
 
 
@@ -105,7 +119,8 @@ def last_of_kind(p: Player, kind: str) -> int:
 
 def discard_from_hand(g: GameState, p: Player, c: int, reason: str) -> None:
     """Discard card ``c`` from ``p``'s hand, publicly."""
-    discard_card(g, c)
+    g.discard.append(c)
+    g.known[c] = PUBLIC_BIT
     g.log.append(Discarded(seat=p.seat, cards=[CARD_IDS[c]], reason=reason))
     remove_from_hand(g, p, c)
 

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
+from .moves import SECRET_MOVE_KINDS, Move
+from .roles import MAX_SEATS
+
 
 @dataclass(slots=True, kw_only=True)
 class Event:
@@ -443,6 +446,23 @@ def move_made(seat: int, move_kind: str, auto: bool, move: str, secret: bool) ->
     return ev  # type: ignore[return-value]
 
 
+# Per seat and ``auto``, the MoveMade events by move id: one dict lookup per move instead of a
+# tuple key. An id names the same move in nearly every decision; the few that two move kinds
+# share ("canteen": a play or an answer) are told apart by the event's move_kind.
+MOVE_EVENTS: list[dict[str, MoveMade]] = [{} for _ in range(2 * MAX_SEATS)]
+
+
+def move_event(seat: int, move: Move, auto: bool) -> MoveMade:
+    """:func:`move_made` for a :class:`~.moves.Move` (the same shared event)."""
+    by_id = MOVE_EVENTS[seat + seat + auto]
+    ev = by_id.get(move.id)
+    if ev is None or ev.move_kind != move.kind:
+        kind = move.kind
+        ev = move_made(seat, kind, auto, move.id, kind in SECRET_MOVE_KINDS)
+        by_id.setdefault(move.id, ev)
+    return ev
+
+
 def shared_event(cls: type[E], *values: Any) -> E:
     """The public event ``cls`` with these (hashable) field values, in declaration order,
     shared (turn starts and ends)."""
@@ -451,6 +471,25 @@ def shared_event(cls: type[E], *values: Any) -> E:
     if ev is None:
         ev = _SHARED[key] = cls(**dict(zip(_FIELDS[cls], values, strict=True)))
     return ev  # type: ignore[return-value]
+
+
+# The turn's bounds, the most frequent events after moves (shared as shared_event shares them).
+TURN_ENDED: list[TurnEnded] = [shared_event(TurnEnded, s) for s in range(MAX_SEATS)]
+TURN_STARTED: dict[tuple[int, int, bool], TurnStarted] = {}
+
+
+def turn_ended(seat: int) -> TurnEnded:
+    """``shared_event(TurnEnded, seat)``."""
+    return TURN_ENDED[seat]
+
+
+def turn_started(seat: int, round_no: int, high_noon: bool) -> TurnStarted:
+    """``shared_event(TurnStarted, seat, round, high_noon)``."""
+    key = (seat, round_no, high_noon)
+    ev = TURN_STARTED.get(key)
+    if ev is None:
+        ev = TURN_STARTED[key] = shared_event(TurnStarted, seat, round_no, high_noon)
+    return ev
 
 
 def event_from_dict(d: dict[str, Any]) -> Event:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import armed, combat, elimination, loads, plays, turn
-from .events import move_made
-from .legal import legal_moves
+from .events import MOVE_EVENTS, move_event
+from .legal import AD_GENERATORS, AD_SINGLE_CHECKS, GENERATORS, SINGLE_CHECKS
 from .moves import (
     ANSWER_DUEL,
     ANSWER_RAID,
@@ -26,7 +26,6 @@ from .moves import (
     PAY_TOKEN,
     PICK_CARD,
     PLAY,
-    SECRET_MOVE_KINDS,
     TAKE_TOKEN,
     Move,
 )
@@ -107,27 +106,56 @@ RESOLVERS: dict[str, Callable[[GameState, list, Move], None]] = {
 def resolve(g: GameState, move: Move, auto: bool) -> None:
     """Apply ``move`` to the pending decision (which must list it)."""
     pending = g.pending
-    seat = pending[1]
-    g.log.append(move_made(seat, move.kind, auto, move.id, move.kind in SECRET_MOVE_KINDS))
+    g.log.append(move_event(pending[1], move, auto))
     g.pending = None
     RESOLVERS[pending[0]](g, pending, move)
 
 
 def advance(g: GameState) -> list[Move]:
     """Run tasks until a decision with two or more legal moves is pending or the game is over;
-    returns that decision's legal moves."""
+    returns that decision's legal moves.
+
+    A forced decision (one legal move) is applied here, logged with ``auto``: told by the
+    kind's single check where it has one (no list built), else by its generator's list."""
     tasks = TASKS
+    if g.expansions:
+        generators, checks = AD_GENERATORS, AD_SINGLE_CHECKS
+    else:
+        generators, checks = GENERATORS, SINGLE_CHECKS
     stack = g.stack
+    players = g.players
     while not g.over:
-        if g.pending is None:
+        pending = g.pending
+        if pending is None:
             task = stack.pop()
-            tasks[task[0]](g, task)
-            stack = g.stack
-            continue
-        moves = legal_moves(g)
-        if len(moves) == 1:
-            g.forced += 1
-            resolve(g, moves[0], auto=True)
-            continue
-        return moves
+            name = task[0]
+            if name != PLAY:
+                tasks[name](g, task)
+                continue
+            # turn.task_play, inlined: the most frequent task (after every card played). The
+            # task ["play", seat] is the decision [PLAY, seat] itself (no new list), handled
+            # below at once.
+            if not players[task[1]].alive or g.jailed:
+                continue
+            g.pending = pending = task
+        kind = pending[0]
+        check = checks.get(kind)
+        if check is not None:
+            move = check(g, pending)
+            if move is None:
+                return generators[kind](g, pending)
+        else:
+            moves = generators[kind](g, pending)
+            if len(moves) != 1:
+                return moves
+            move = moves[0]
+        g.forced += 1
+        # resolve(g, move, auto=True), inlined (a fifth of the decisions are forced)
+        seat = pending[1]
+        ev = MOVE_EVENTS[seat + seat + 1].get(move.id)
+        if ev is None or ev.move_kind != move.kind:
+            ev = move_event(seat, move, True)
+        g.log.append(ev)
+        g.pending = None
+        RESOLVERS[kind](g, pending, move)
     return []

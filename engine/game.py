@@ -25,6 +25,7 @@ from .errors import (
     shown,
 )
 from .events import (
+    MOVE_EVENTS,
     DeputiesNamed,
     Drew,
     Event,
@@ -33,8 +34,9 @@ from .events import (
     RoleKnown,
     event_dict,
     event_form,
+    move_event,
 )
-from .flow import advance, resolve
+from .flow import RESOLVERS, advance
 from .legal import autopilot_move, legal_moves
 from .moves import Decision, Move
 from .roles import (
@@ -56,12 +58,18 @@ DEAL = rng.STREAMS.index("deal")
 
 
 class Game:
-    """One game. Exactly one decision is pending until the game is over."""
+    """One game. Exactly one decision is pending until the game is over.
+
+    ``legal_moves``: the pending decision's legal moves (empty when the game is over), a
+    tuple the engine replaces after every move; ``over``: whether the game is over (the
+    state's ``over``, kept in step by every method that moves the game). Read-only to everyone
+    else; attributes, not properties: playouts read both at every decision."""
 
     __slots__ = (
         "state",
         "config",
-        "_moves",
+        "legal_moves",
+        "over",
         "_decision",
         "_log",
         "_shared",
@@ -72,7 +80,8 @@ class Game:
     def __init__(self, state: GameState, config: GameConfig) -> None:
         self.state = state
         self.config = config
-        self._moves: tuple[Move, ...] = tuple(advance(state)) if not state.over else ()
+        self.legal_moves: tuple[Move, ...] = tuple(advance(state)) if not state.over else ()
+        self.over: bool = state.over
         self._decision: Decision | None = None
         self._forget_forms()
 
@@ -88,13 +97,13 @@ class Game:
 
     # -- the decision ------------------------------------------------------------------------
     @property
-    def over(self) -> bool:
-        return self.state.over
+    def _moves(self) -> tuple[Move, ...]:
+        """:attr:`legal_moves` under its former name (conformance.py sets it)."""
+        return self.legal_moves
 
-    @property
-    def legal_moves(self) -> tuple[Move, ...]:
-        """The pending decision's legal moves (empty when the game is over)."""
-        return self._moves
+    @_moves.setter
+    def _moves(self, moves: tuple[Move, ...]) -> None:
+        self.legal_moves = moves
 
     @property
     def decision(self) -> Decision | None:
@@ -103,7 +112,7 @@ class Game:
             return None
         if self._decision is None:
             pend = self.state.pending
-            self._decision = Decision(pend[1], pend[0], self._moves, *decision_context(pend))
+            self._decision = Decision(pend[1], pend[0], self.legal_moves, *decision_context(pend))
         return self._decision
 
     @property
@@ -130,15 +139,23 @@ class Game:
             raise GameOverError("the game is over")
         if seat != g.pending[1]:
             raise NotYourDecision(seat, g.pending[1])
-        for m in self._moves:
+        for m in self.legal_moves:
             if m.id == move_id:
                 break
         else:
-            raise IllegalMove(move_id, tuple(m.id for m in self._moves))
+            raise IllegalMove(move_id, tuple(m.id for m in self.legal_moves))
         start = len(g.log)
+        # The move (as apply_fast applies it, inlined: bots apply one per decision)
+        pending = g.pending
         g.history.append([seat, m.id])
-        resolve(g, m, auto=False)
-        self._moves = tuple(advance(g))
+        ev = MOVE_EVENTS[seat + seat].get(move_id)
+        if ev is None or ev.move_kind != m.kind:
+            ev = move_event(seat, m, False)
+        g.log.append(ev)
+        g.pending = None
+        RESOLVERS[pending[0]](g, pending, m)
+        self.legal_moves = tuple(advance(g))
+        self.over = g.over
         self._decision = None
         return g.log[start:]
 
@@ -147,15 +164,25 @@ class Game:
         and the bots' searches. Internal: nothing is checked (not the seat, not that ``move``
         is legal), and a move from elsewhere corrupts the game. Anything holding input from
         outside the process uses :meth:`apply`."""
+        # The move in the history and the log, resolved, then the game advanced to the next
+        # real decision (flow.resolve and flow.advance; resolve inlined: once per decision)
         g = self.state
-        g.history.append([g.pending[1], move.id])
-        resolve(g, move, auto=False)
-        self._moves = tuple(advance(g))
+        pending = g.pending
+        seat = pending[1]
+        g.history.append([seat, move.id])
+        ev = MOVE_EVENTS[seat + seat].get(move.id)
+        if ev is None or ev.move_kind != move.kind:
+            ev = move_event(seat, move, False)
+        g.log.append(ev)
+        g.pending = None
+        RESOLVERS[pending[0]](g, pending, move)
+        self.legal_moves = tuple(advance(g))
+        self.over = g.over
         self._decision = None
 
     def autopilot(self) -> Move:
         """The move the server makes for a seat that timed out (rules.md §3)."""
-        return autopilot_move(self._moves)
+        return autopilot_move(self.legal_moves)
 
     # -- views and records -------------------------------------------------------------------
     def view(self, seat: int | None, since: int = 0) -> SeatView:
@@ -170,13 +197,19 @@ class Game:
             raise InvalidSeat(seat, self.state.seats, spectator=True)
         if type(since) is not int or since < 0:
             raise InvalidCursor(since)
-        events = self._view_events(seat, since)  # first: it forgets the caches of a new log
+        g = self.state
+        log = g.log
+        if log is not self._log or len(log) < len(self._shared):
+            self._forget_forms()  # a new log: the caches were built for the old one
+            self._log = log
+        # The events are rendered when first read (LazySeatView): a log only grows, so the
+        # view's slice of it stays what it was. Per viewer, the PlayerViews of its last view.
         reuse = self._reuse.get(seat)
         if reuse is None:
-            reuse = self._reuse[seat] = [None] * self.state.seats
-        d = self.decision
-        info = None if d is None else DecisionInfo(d.seat, d.kind, d.source, d.needed, d.card)
-        return build_view(self.state, seat, since, events, reuse, info)
+            reuse = self._reuse[seat] = [None] * g.seats
+        pend = g.pending
+        info = None if g.over else DecisionInfo(pend[1], pend[0], *decision_context(pend))
+        return build_view(g, seat, since, None, reuse, info, (self, log))
 
     def _check_viewer(self, seat: Any, since: Any) -> None:
         """Raise unless ``seat`` is None or an int seat of this table and ``since`` an int ≥ 0
@@ -186,31 +219,41 @@ class Game:
         if type(since) is not int or since < 0:
             raise InvalidCursor(since)
 
-    def _view_events(self, seat: int | None, since: int) -> list[dict[str, Any]]:
-        """The events from ``since`` as ``seat`` sees them: a slice of the forms everyone may
-        see, with this seat's own private events swapped in (the same dicts as
+    def _view_events(
+        self, seat: int | None, since: int, end: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events ``since:end`` (end: the log's) as ``seat`` sees them: a slice of the forms
+        everyone may see, with this seat's own private events swapped in (the same dicts as
         :func:`event_dict` gives). Every view asks for ~17 events, most of them public, so one
-        slice beats a loop over them."""
+        slice beats a loop over them. Each form is rendered once per game (the shared ones
+        when first asked for, the private ones kept on their events)."""
         log = self.state.log
         if log is not self._log or len(log) < len(self._shared):
             self._forget_forms()
             self._log = log
+        if end is None or end > len(log):
+            end = len(log)
         shared = self._shared
         private = self._private
-        if len(shared) < len(log):
-            for i in range(len(shared), len(log)):
+        if len(shared) < end:
+            for i in range(len(shared), end):
                 e = log[i]
-                if e.private_to is not None:
-                    for s in e.private_to:
+                pt = e.private_to
+                if pt is not None:
+                    for s in pt:
                         if s in private:
                             private[s].append(i)
                         else:
                             private[s] = [i]
-                shared.append(event_form(e, e.private_to is None))
-        out = shared[since:]
+                shared.append(event_form(e, pt is None))
+        if since >= end:
+            return []
+        out = shared[since:end]
         mine = private.get(seat) if seat is not None else None
-        if mine:
+        if mine and mine[-1] >= since:
             for i in mine[bisect_left(mine, since) :]:
+                if i >= end:
+                    break
                 out[i - since] = event_form(log[i], True)
         return out
 
@@ -263,7 +306,8 @@ class Game:
         g = Game.__new__(Game)
         g.state = self.state.clone()
         g.config = self.config
-        g._moves = self._moves
+        g.legal_moves = self.legal_moves
+        g.over = self.over
         g._decision = self._decision
         g._log = g.state.log if self._log is self.state.log else None
         g._shared = self._shared[:] if g._log is not None else []

@@ -10,7 +10,7 @@ from .combat import heal
 from .events import Discarded, Equipped, Played, Stole
 from .loads import left_play
 from .moves import PICK_CARD, Move
-from .state import GameState
+from .state import PUBLIC_BIT, GameState
 from .table import DISTANCE_CARDS, clockwise_others, living, table_changed
 
 
@@ -18,7 +18,9 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
     if move.kind == "end_turn":
         return  # the end_turn task below the play step takes over
-    g.stack.append(["play", seat])
+    # The play step again after this card: the decision [PLAY, seat] is that task, and no one
+    # else holds it now that it is resolved.
+    g.stack.append(pending)
     if move.kind == "heal":
         g.stack.append(["heal_discard", seat, 2])
         return
@@ -30,18 +32,24 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
             armed.play_card(g, p, ops.first_of_kind(p, move.card), move)  # type: ignore[arg-type]
         return
     kind = move.card
-    c = ops.first_of_kind(p, kind)
+    for c in p.hand:  # ops.first_of_kind(p, kind), inlined: the copy a play uses
+        if CARD_KIND_OF[c] == kind:
+            break
+    else:
+        raise KeyError(kind)
     target = move.target
     if move.kind == "play_as" or kind == "shot":
         g.shots += 1
-        ops.discard_card(g, c)
+        g.discard.append(c)  # ops.discard_card, inlined (as below)
+        g.known[c] = PUBLIC_BIT
         g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         ops.remove_from_hand(g, p, c)
         g.stack.append(["shot", seat, target, "shot"])
         return
     card = KIND_BY_ID[kind]
     if card.color == BROWN:
-        ops.discard_card(g, c)
+        g.discard.append(c)
+        g.known[c] = PUBLIC_BIT
         g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
         ops.remove_from_hand(g, p, c)
         _BROWN[kind](g, seat, target)
@@ -82,6 +90,14 @@ def _pick(g: GameState, seat: int, target: int | None, kind: str) -> None:
     g.stack.append(["pick_card", seat, target, kind])
 
 
+def _snatch(g: GameState, seat: int, target: int | None) -> None:
+    _pick(g, seat, target, "snatch")
+
+
+def _knock_off(g: GameState, seat: int, target: int | None) -> None:
+    _pick(g, seat, target, "knock_off")
+
+
 def _wagon(g: GameState, seat: int, target: int | None) -> None:
     ops.draw(g, g.players[seat], 2, "wagon")
 
@@ -110,8 +126,8 @@ _BROWN = {
     "buckshot": _buckshot,
     "raid": _raid,
     "duel": _duel,
-    "snatch": lambda g, s, t: _pick(g, s, t, "snatch"),
-    "knock_off": lambda g, s, t: _pick(g, s, t, "knock_off"),
+    "snatch": _snatch,
+    "knock_off": _knock_off,
     "wagon": _wagon,
     "caravan": _caravan,
     "bazaar": _bazaar,

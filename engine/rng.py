@@ -47,13 +47,27 @@ def below(states: list[int], slot: int, n: int) -> int:
             return out % n
 
 
+# The rejection bound of :func:`below` per range size n (the largest multiple of n that fits in
+# 64 bits), for the sizes a shuffle meets: computed once instead of at every position.
+_LIMITS: list[int] = [0] + [_TWO64 - _TWO64 % n for n in range(1, 129)]
+
+
+def _limits(size: int) -> list[int]:
+    """:data:`_LIMITS`, long enough for a list of ``size`` items."""
+    while len(_LIMITS) <= size:
+        n = len(_LIMITS)
+        _LIMITS.append(_TWO64 - _TWO64 % n)
+    return _LIMITS
+
+
 def shuffle(states: list[int], slot: int, items: list) -> None:
     """Fisher–Yates shuffle of ``items`` in place with stream ``slot``: the same draws as
     :func:`below` for each position, inlined (a game shuffles a few hundred times)."""
     state = states[slot]
+    limits = _limits(len(items))
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = _TWO64 - _TWO64 % n
+        limit = limits[n]
         while True:
             state = (state + _GOLDEN) & _MASK
             z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & _MASK

@@ -80,8 +80,8 @@ def distances_from(g: GameState, seat: int) -> list[int]:
 
 
 def seat_distances(g: GameState, seat: int) -> list[int]:
-    """:func:`distances_from`, kept in ``g.memo`` until the table changes (read-only: the list
-    is shared). Every view and most play decisions need it, and distances change only when a
+    """:func:`distances_from`, kept in ``g.memo`` (under ``seat``) until the table changes
+    (read-only: the list is shared). Every view and most play decisions need it, and distances change only when a
     Horse or a Scope leaves or enters play or a player dies: the engine forgets the memo there
     (:func:`table_changed`)."""
     memo = g.memo
@@ -90,6 +90,35 @@ def seat_distances(g: GameState, seat: int) -> list[int]:
     out = memo.get(seat)
     if out is None:
         out = memo[seat] = distances_from(g, seat)
+    return out
+
+
+def living_others(g: GameState, seat: int) -> list[int]:
+    """The other living seats, in seat order; kept in ``g.memo`` (under a negative key) with
+    the distances, which a death also forgets. Read-only: the list is shared."""
+    memo = g.memo
+    if memo is None:
+        memo = g.memo = {}
+    key = -1 - (seat << 8 | 255)
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = [q.seat for q in g.players if q.alive and q.seat != seat]
+    return out
+
+
+def in_range(g: GameState, seat: int, rng: int) -> list[int]:
+    """The other living seats at distance ``rng`` or less from ``seat``, in seat order (the
+    targets of a Shot); kept in ``g.memo`` like the distances. Read-only: the list is shared."""
+    if not 0 <= rng < 255:
+        dist = seat_distances(g, seat)
+        return [s for s in living_others(g, seat) if dist[s] <= rng]
+    memo = g.memo
+    key = -1 - (seat << 8 | rng)
+    out = memo.get(key) if memo is not None else None
+    if out is None:
+        dist = seat_distances(g, seat)
+        out = [s for s in living_others(g, seat) if dist[s] <= rng]
+        g.memo[key] = out  # type: ignore[index]  # seat_distances made the memo
     return out
 
 
@@ -104,10 +133,14 @@ def distance(g: GameState, a: int, b: int) -> int:
     return distances_from(g, a)[b]
 
 
+# Per card number, a weapon's range; one more entry, read as ``[-1]`` (no weapon): the Revolver.
+RANGE_OF = tuple(KIND_BY_ID[k].range for k in CARD_KIND_OF) + (REVOLVER_RANGE,)
+
+
 def weapon_range(p: Player) -> int:
     """Shot range: the weapon's (Revolver 1) plus one per marksman upgrade."""
-    base = KIND_BY_ID[CARD_KIND_OF[p.weapon]].range if p.weapon >= 0 else REVOLVER_RANGE
-    return base + p.stars.count("marksman")
+    stars = p.stars
+    return RANGE_OF[p.weapon] + stars.count("marksman") if stars else RANGE_OF[p.weapon]
 
 
 def unlimited_shots(g: GameState, p: Player) -> bool:

@@ -7,6 +7,8 @@ from . import armed
 from . import deck_ops as ops
 from .cards import CARD_IDS, CARD_KIND_OF, RED
 from .events import (
+    TURN_ENDED,
+    TURN_STARTED,
     Drew,
     DynamiteExploded,
     DynamitePassed,
@@ -16,9 +18,7 @@ from .events import (
     PutBack,
     Revealed,
     Stole,
-    TurnEnded,
-    TurnStarted,
-    shared_event,
+    turn_started,
 )
 from .loads import reload
 from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
@@ -41,7 +41,8 @@ def task_turn(g: GameState, task: list) -> None:
     g.turn = seat
     g.shots = 0
     g.jailed = 0
-    g.log.append(shared_event(TurnStarted, seat, g.round, g.high_noon))
+    ev = TURN_STARTED.get((seat, g.round, g.high_noon))  # turn_started(...), inlined
+    g.log.append(ev if ev is not None else turn_started(seat, g.round, g.high_noon))
     if g.expansions:
         if g.used:
             g.used = []
@@ -57,21 +58,40 @@ def task_turn(g: GameState, task: list) -> None:
                 ["dynamite", seat],
             ]
             return
-    g.stack += [
-        ["end_turn", seat],
-        ["play", seat],
-        ["draw", seat],
-        ["jail", seat],
-        ["dynamite", seat],
-    ]
+    in_play = g.players[seat].in_play
+    if in_play and not _DYNAMITES.isdisjoint(in_play):
+        g.stack += [
+            ["end_turn", seat],
+            ["play", seat],
+            ["draw", seat],
+            ["jail", seat],
+            ["dynamite", seat],
+        ]
+    elif in_play and not _JAILS.isdisjoint(in_play):
+        # No Dynamite: its check would do nothing, at once (no decision before the Jail's).
+        g.stack += [["end_turn", seat], ["play", seat], ["draw", seat], ["jail", seat]]
+    else:
+        # Neither check has anything to do: the tasks would be popped at once, unchanged, so
+        # every decision sees the same stack without them.
+        g.stack += [["end_turn", seat], ["play", seat], ["draw", seat]]
+
+
+# The Dynamite's and the Jails' card numbers: a set test on ``in_play`` at every turn start.
+_DYNAMITES = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "dynamite")
+_JAILS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "jail")
+
+
+def _first_in(cards: list[int], among: frozenset[int]) -> int:
+    """The first of ``cards`` in ``among``, or -1."""
+    for c in cards:
+        if c in among:
+            return c
+    return -1
 
 
 def task_dynamite(g: GameState, task: list) -> None:
     p = g.players[task[1]]
-    if not p.alive:
-        return
-    dyn = next((c for c in p.in_play if CARD_KIND_OF[c] == "dynamite"), -1)
-    if dyn < 0:
+    if not p.alive or not p.in_play or _DYNAMITES.isdisjoint(p.in_play):
         return
     safe = ops.flip_check(g, p, "dynamite")
     if g.expansions and safe is not None and armed.tumbleweed_window(g, p.seat, "dynamite", safe):
@@ -82,7 +102,7 @@ def task_dynamite(g: GameState, task: list) -> None:
 def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> None:
     """The Dynamite check's outcome: it explodes (3 damage) or passes on."""
     p = g.players[seat]
-    dyn = next((c for c in p.in_play if CARD_KIND_OF[c] == "dynamite"), -1)
+    dyn = _first_in(p.in_play, _DYNAMITES)
     if dyn < 0:
         return
     if safe is False:
@@ -104,10 +124,7 @@ def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> No
 
 def task_jail(g: GameState, task: list) -> None:
     p = g.players[task[1]]
-    if not p.alive:
-        return
-    jail = next((c for c in p.in_play if CARD_KIND_OF[c] == "jail"), -1)
-    if jail < 0:
+    if not p.alive or not p.in_play or _JAILS.isdisjoint(p.in_play):
         return
     # No card to flip at all: the Jail holds (rules.md §6).
     flipped = ops.flip_check(g, p, "jail")
@@ -120,7 +137,7 @@ def task_jail(g: GameState, task: list) -> None:
 def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
     """The Jail check's outcome: the Jail is discarded; a failed check keeps the turn's play."""
     p = g.players[seat]
-    jail = next((c for c in p.in_play if CARD_KIND_OF[c] == "jail"), -1)
+    jail = _first_in(p.in_play, _JAILS)
     if jail < 0:
         return
     p.in_play.remove(jail)
@@ -146,10 +163,17 @@ def task_draw(g: GameState, task: list) -> None:
     p = g.players[seat]
     if not p.alive or g.jailed == 2:
         return
-    if draw_options(g, seat):
+    ch = p.character
+    if ch in _DRAW_CHOICES and draw_options(g, seat):
         g.pending = [DRAW_CHOICE, seat]
         return
-    draw_from_deck(g, seat)
+    if ch == "three_eyes" or ch == "red_suit" or (p.stars and "instinct" in p.stars):
+        draw_from_deck(g, seat)
+        return
+    ops.draw(g, p, 2, "draw")  # draw_from_deck's plain case: two cards
+
+
+_DRAW_CHOICES = frozenset({"vulture_junior", "grip"})  # the characters of draw_options
 
 
 def draw_from_deck(g: GameState, seat: int) -> None:
@@ -252,7 +276,7 @@ def task_play(g: GameState, task: list) -> None:
     seat = task[1]
     if not g.players[seat].alive or g.jailed:
         return
-    g.pending = [PLAY, seat]
+    g.pending = [PLAY, seat]  # (flow.advance runs this task inline, reusing the task list)
 
 
 def task_end_turn(g: GameState, task: list) -> None:
@@ -262,7 +286,7 @@ def task_end_turn(g: GameState, task: list) -> None:
     if p.alive and g.jailed != 2 and len(p.hand) > p.life:
         g.pending = [DISCARD_EXCESS, seat]
         return
-    g.log.append(shared_event(TurnEnded, seat))
+    g.log.append(TURN_ENDED[seat])  # turn_ended(seat), inlined
     g.stack.append(["turn", next_living(g, seat)])
 
 

@@ -47,7 +47,7 @@ class DecisionInfo:
     card: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class SeatView:
     """One seat's information set. ``events`` are the events since ``since`` as this seat saw
     them; ``cursor`` is the value to pass as ``since`` next time.
@@ -77,6 +77,48 @@ class SeatView:
     cursor: int = 0
     supply: int | None = None  # Armed & Dangerous: Load tokens in the common supply
     expansions: list[str] | None = None  # the game's expansions (None in base games)
+
+    def __eq__(self, other: object) -> bool:
+        # By field, as the generated __eq__ would, but across the lazy subclass too (a view
+        # from Game.view equals one built from scratch).
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        for name in _VIEW_FIELDS:
+            if getattr(self, name) != getattr(other, name):
+                return False
+        return True
+
+
+class LazySeatView(SeatView):
+    """A :class:`SeatView` whose ``events`` are rendered on first read (what :meth:`Game.view`
+    returns): they are the dearest part of a view, and a reader that never looks at them does
+    not pay for them. A logged event never changes and the log only grows, so rendering them
+    later gives the very events of the moment the view was taken."""
+
+    __slots__ = ("_ev", "_src")
+
+    # A property, not __getattr__ on the unset slot: a failed slot read builds an
+    # AttributeError first, which costs more than rendering the events.
+    @property  # type: ignore[override]
+    def events(self) -> list[dict[str, Any]]:
+        ev = self._ev
+        if ev is None:
+            game, log = self._src
+            self._src = None
+            if game.state.log is log:
+                ev = game._view_events(self.seat, self.since, self.cursor)
+            else:  # the game's log was replaced since: render from the one of the view
+                ev = _events(log[: self.cursor], self.since, self.seat)
+            self._ev = ev
+        return ev
+
+    @events.setter
+    def events(self, value: list[dict[str, Any]] | None) -> None:
+        self._ev = value
+
+    def __reduce__(self) -> Any:
+        # Copies and pickles are plain SeatViews with their events rendered.
+        return (SeatView, tuple(getattr(self, name) for name in _VIEW_FIELDS))
 
 
 def known_roles(g: GameState, seat: int | None) -> dict[int, str]:
@@ -136,6 +178,7 @@ def build_view(
     events: list[dict[str, Any]] | None = None,
     reuse: list[Any] | None = None,
     info: DecisionInfo | None = None,
+    lazy_events: Any = None,
 ) -> SeatView:
     """The information set of ``seat`` (None: spectator), with events from ``since``
     (``events``: those events already rendered, as :meth:`Game.view` keeps them; ``info``:
@@ -146,6 +189,9 @@ def build_view(
     (``Player.v``) and neither did its distance. What the viewer knows of a role changes only
     with a death (which changes ``Player.v``) or the end of the game (no reuse then). A view is
     read-only: successive views of one seat share their unchanged PlayerViews.
+
+    ``lazy_events`` (``(game, log)``): leave ``events`` unrendered, a :class:`LazySeatView`
+    renders them from the game's log on first read.
     """
     players = g.players
     me = players[seat] if seat is not None else None
@@ -198,6 +244,34 @@ def build_view(
             reuse[s] = (p.v, d, pv)
         add(pv)
     log = g.log
+    if lazy_events is not None:
+        # Slot by slot, not through __init__: its ``self.events = ...`` would call the
+        # property's setter, which costs about as much as the rest of the view's fields.
+        v = _new_view(LazySeatView)
+        v.seat = seat
+        v.mode = g.mode
+        v.seats = g.seats
+        v.role = me.role if me is not None else None
+        v.hand = [ids[c] for c in me.hand] if me is not None else []
+        v.named_deputies = list(g.named_deputies) if me is not None and seat == sheriff else []
+        v.players = pviews
+        v.turn = g.turn
+        v.decision = decision_info(g) if info is None else info
+        v.round = g.round
+        v.high_noon = g.high_noon
+        v.deck_size = len(g.deck)
+        v.discard_size = len(g.discard)
+        v.discard_top = ids[g.discard[-1]] if g.discard else None
+        v.over = over
+        v.winning_team = g.winning_team
+        v.winners = list(g.winners)
+        v._ev = None  # rendered on first read
+        v._src = lazy_events
+        v.since = since
+        v.cursor = len(log)
+        v.supply = g.supply if expansion else None
+        v.expansions = list(g.expansions) if expansion else None
+        return v
     return SeatView(
         seat,
         g.mode,
@@ -222,6 +296,9 @@ def build_view(
         g.supply if expansion else None,
         list(g.expansions) if expansion else None,
     )
+
+
+_new_view = object.__new__
 
 
 def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:

@@ -88,15 +88,36 @@ class Beliefs:
         self._pool: Counter[str] | None = None
         self._frame: _Frame | None = None
 
+    def copy(self) -> Beliefs:
+        """An independent copy (the search bot warms rollout bots once per sampled world and
+        copies them per candidate move). What is only ever replaced, never edited in place (the
+        table's roles, the kept conclusions), is shared."""
+        b = Beliefs.__new__(Beliefs)
+        b.me = self.me
+        b.n = self.n
+        b.sheriff = self.sheriff
+        b.roles_at_table = self.roles_at_table
+        b.known = dict(self.known)
+        b.named = self.named
+        b.alive = self.alive[:]
+        b.acts = dict(self.acts)
+        b.version = self.version
+        b._pick_actor = self._pick_actor
+        b._cache = self._cache
+        b._odds = self._odds
+        b._pool = self._pool
+        b._frame = self._frame
+        return b
+
     # -- feeding events --------------------------------------------------------------------
     def observe(self, events: list[dict]) -> None:
         """Update from the events of a view (only new events: the caller passes ``since``)."""
-        handlers = _HANDLERS
+        get = _HANDLERS.get
         for e in events:
-            kind = e["kind"]
             # Most events (moves, draws, turns) say nothing about roles: test before calling.
-            if kind in handlers:
-                handlers[kind](self, e)
+            handler = get(e["kind"])
+            if handler is not None:
+                handler(self, e)
 
     def _changed(self) -> None:
         self.version += 1

@@ -99,20 +99,27 @@ class SearchBot(Bot):
         probs = self.rule.beliefs.probabilities()
         trees = {mid: _Node() for mid in candidates}
         diffs: dict[str, list[float]] = {mid: [] for mid in others}
+        last = candidates[-1]
         for _ in range(rounds):
             world = _likely(sampler, rng, probs, self.seat)
             seed = rng.getrandbits(64)
+            # Every candidate's rollout starts with the same bots (the same seeds) in the same
+            # world: they read the world's events once, here, and each rollout gets copies.
+            bots, cursors = _warm_bots(world, random.Random(seed))
             values = {}
             for mid in candidates:
-                game = world.clone()
+                game = world if mid == last else world.clone()  # the last one needs no copy
                 move = next(m for m in game.legal_moves if m.id == mid)
-                values[mid] = self._simulate(game, move, trees[mid], random.Random(seed))
+                values[mid] = self._simulate(game, move, trees[mid], bots, cursors)
             for mid in others:
                 diffs[mid].append(values[mid] - values[prior])
         return _best(prior, diffs, self.z)
 
-    def _simulate(self, game: Game, first: Move, node: _Node, rng: random.Random) -> float:
-        """Play ``first``, then the tree of the seat's own next decisions, then a rollout."""
+    def _simulate(
+        self, game: Game, first: Move, node: _Node, bots: list[RuleBot], cursors: list[int]
+    ) -> float:
+        """Play ``first``, then the tree of the seat's own next decisions, then a rollout by
+        copies of ``bots`` (warmed on ``game``'s log up to ``cursors``)."""
         me = self.seat
         game.apply_fast(first)
         path = [node]
@@ -139,7 +146,7 @@ class SearchBot(Bot):
             game.apply_fast(pick)
             node = children[pick.id]
             path.append(node)
-        value = _rollout(game, me, rng)
+        value = _rollout(game, me, [b.copy() for b in bots], cursors[:])
         for n in path:
             n.visits += 1
             n.value += value
@@ -166,11 +173,23 @@ def _likely(sampler: Sampler, rng: random.Random, probs: list[dict[str, float]],
     return games[-1]
 
 
-def _rollout(game: Game, me: int, rng: random.Random) -> float:
-    """Play ``game`` out with fresh rule bots; 1.0 if ``me``'s team wins."""
-    n = game.state.seats
+def _warm_bots(world: Game, rng: random.Random) -> tuple[list[RuleBot], list[int]]:
+    """Fresh rule bots for every seat of ``world`` (seeds from ``rng``), each having read its
+    view's events so far, and the cursors of those views: what a rollout bot would have
+    learnt from its first view, learnt once per world instead of once per rollout."""
+    n = world.state.seats
     bots = [RuleBot(rng.getrandbits(32), s) for s in range(n)]
     cursors = [0] * n
+    for s, bot in enumerate(bots):
+        view = world.view(s)
+        bot.observe(view)
+        cursors[s] = view.cursor
+    return bots, cursors
+
+
+def _rollout(game: Game, me: int, bots: list[RuleBot], cursors: list[int]) -> float:
+    """Play ``game`` out with ``bots`` (their views from ``cursors``); 1.0 if ``me``'s team
+    wins."""
     steps = 0
     while not game.over and steps < ROLLOUT_CAP:
         d = game.decision

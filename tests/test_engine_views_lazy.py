@@ -1,0 +1,87 @@
+"""Lazily built views (``Game.view``: events rendered on first read, PlayerViews shared between
+viewers and between successive views) equal views built from scratch, field by field, at every
+step of many games — also when a view's events are first read after the game has moved on."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from dataclasses import fields
+
+from bangarena.engine import GameConfig, SeatView, new_game, view_to_dict
+from bangarena.engine.roles import MODES
+from bangarena.engine.views import LazySeatView, PlayerView, build_view
+from bangarena.harness.bots import make_bot
+
+AD = ("armed_dangerous",)
+
+
+def _assert_same(lazy: SeatView, fresh: SeatView, where: object) -> None:
+    for f in fields(SeatView):
+        a, b = getattr(lazy, f.name), getattr(fresh, f.name)
+        if f.name == "players":
+            assert len(a) == len(b), where
+            for pa, pb in zip(a, b, strict=True):
+                for pf in fields(PlayerView):
+                    assert getattr(pa, pf.name) == getattr(pb, pf.name), (where, pf.name)
+        else:
+            assert a == b, (where, f.name)
+    assert lazy == fresh and fresh == lazy, where
+
+
+def test_lazy_views_equal_fresh_ones_field_by_field_at_every_step() -> None:
+    rnd = random.Random(11)
+    checked = 0
+    for i in range(24):
+        config = GameConfig(
+            seats=4 + i % 5, mode=MODES[i % len(MODES)], expansions=AD if i % 3 == 2 else ()
+        )
+        game = new_game(config, 300 + i)
+        n = config.seats
+        bots = [make_bot("rule", 5 * i + s, s) for s in range(n)] if i % 2 else []
+        cursors = [0] * n
+        held: list[tuple[SeatView, dict]] = []  # views read only after later moves
+        step = 0
+        while not game.over:
+            g = game.state
+            for seat in [*range(n), None]:
+                since = cursors[seat] if seat is not None and step % 3 else max(0, len(g.log) - 9)
+                lazy = game.view(seat, since)
+                assert type(lazy) is LazySeatView
+                fresh = build_view(g.clone(), seat, since)
+                if (step + (seat or 0)) % 5 == 0:
+                    # Read nothing now: its events are rendered after the game moved on.
+                    held.append((lazy, view_to_dict(fresh)))
+                else:
+                    _assert_same(lazy, fresh, (config, 300 + i, step, seat))
+                checked += 1
+            d = game.decision
+            if bots:
+                view = game.view(d.seat, cursors[d.seat])
+                cursors[d.seat] = view.cursor
+                move = bots[d.seat].choose(view, d)
+            else:
+                move = rnd.choice(d.moves).id
+            game.apply(d.seat, move)
+            step += 1
+        for lazy, want in held:
+            assert view_to_dict(lazy) == want
+    assert checked > 5_000
+
+
+def test_a_lazy_view_copies_pickles_and_reads_like_a_plain_one() -> None:
+    game = new_game(GameConfig(seats=5), 4)
+    rnd = random.Random(4)
+    for _ in range(40):
+        game.apply_fast(rnd.choice(game.legal_moves))
+    seat = game.to_move
+    fresh = build_view(game.state.clone(), seat, 3)
+    for make in (copy.copy, copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))):
+        out = make(game.view(seat, 3))
+        assert type(out) is SeatView
+        assert out == fresh
+    lazy = game.view(seat, 3)
+    assert lazy.events == fresh.events
+    assert lazy.events is lazy.events  # rendered once, then an ordinary slot
+    assert game.view(seat, 10**6).events == []
