@@ -83,6 +83,11 @@ FAMILIES: Final[tuple[Family, ...]] = (
         "Build the leaderboard's static site from a store, or print the board in the terminal.",
     ),
     Family(
+        "engine",
+        "bangarena.cli.engine_build",
+        "The engine's optional compiled build (Cython): compile it, or say which one runs.",
+    ),
+    Family(
         "serve",
         "bangarena.cli.serve",
         "Serve the seat service: remote agents and people sit at tables over HTTP (API v1; "

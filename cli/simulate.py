@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 
@@ -9,6 +10,7 @@ import typer
 
 from .support import fail
 
+MAX_WORKERS = 256
 MAX_SEED = 2**64
 """Seeds are ints in ``0 ≤ seed < 2**64`` (the engine's SplitMix64 state)."""
 
@@ -45,17 +47,31 @@ def simulate_command(
     expansions: str = typer.Option(
         "", "--expansions", help="Comma-separated expansions every game has (armed_dangerous)."
     ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        min=1,
+        max=MAX_WORKERS,
+        help=(
+            "Worker processes (the evaluation runner's pool); the JSON is the same as with one, "
+            "apart from the timings and rates."
+        ),
+    ),
 ) -> None:
     """Play N seeded games and print one JSON object with the totals (see
     :data:`SIMULATE_HELP`)."""
     # The engine and the bots load here, not at import, so that `bangarena -h` stays fast.
-    from bangarena.harness.simulate import (
-        MODE_CHOICES,
-        SEAT_CHOICES,
-        cells,
-        parse_players,
-        simulate,
-    )
+    try:
+        from bangarena.harness.simulate import (
+            MODE_CHOICES,
+            SEAT_CHOICES,
+            cells,
+            parse_players,
+            simulate,
+        )
+    except ImportError as e:  # BANGARENA_ENGINE=compiled with a missing or stale build
+        raise fail(str(e)) from None
+    from bangarena.engine.compiled import build_info
 
     if seats not in SEAT_CHOICES:
         raise typer.BadParameter(
@@ -81,8 +97,19 @@ def simulate_command(
             "from 5 seats; rules.md)",
             err=True,
         )
-    summary = simulate(games, seed, seats, mode, check=not no_check, players=teams, expansions=exps)
-    print(json.dumps(summary.to_dict()))
+    run = functools.partial(
+        simulate, games, seed, seats, mode, check=not no_check, players=teams, expansions=exps
+    )
+    if workers == 1:
+        summary = run()
+    else:
+        from bangarena.evals.process_pool import process_pool
+
+        with process_pool(workers) as pool:
+            summary = run(executor=pool, workers=workers)
+    out = summary.to_dict()
+    out["engine_build"] = build_info()["build"]
+    print(json.dumps(out))
     if summary.violations:
         for v in summary.violations[:10]:
             print(v, file=sys.stderr)

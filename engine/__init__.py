@@ -7,6 +7,12 @@ for records and referees, never for a seat. Every public entry point checks its 
 raises a typed :class:`EngineError` without changing the game.
 """
 
+# ruff: noqa: E402 (the build switch runs before the modules it redirects are imported)
+from .compiled import activate as _activate_build
+
+# BANGARENA_ENGINE=compiled: the modules below load from the compiled build (docs/speed.md).
+_activate_build(__name__, __path__[0])
+
 from .cards import EXPANSIONS
 from .config import DEFAULT_MAX_ROUNDS, GameConfig
 from .errors import (

@@ -16,7 +16,6 @@ import contextlib
 import math
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol
 
@@ -27,6 +26,7 @@ from bangarena.harness.simulate import batch_gc
 
 from .breakers import DEFAULT_MAX_FAILURES, CircuitBreakers
 from .execute import MatchOutcome, PlayContext, Tally, play_planned
+from .process_pool import process_pool
 from .schedule import PlannedMatch
 
 BackendName = Literal["local", "processes", "ray"]
@@ -235,9 +235,7 @@ class ProcessBackend(_PooledBackend):
 
     def __init__(self, config: WorkerConfig, workers: int) -> None:
         super().__init__(config, workers)
-        import multiprocessing
-
-        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = process_pool(workers)
 
     async def run(self, batch: list[PlannedMatch], tripped: Mapping[str, str]) -> BatchResult:
         future = self.pool.submit(run_batch, self.config, batch, dict(tripped))

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import random
 import time
 from collections.abc import Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,29 +116,112 @@ def simulate(
     check: bool = True,
     players: str | dict[str, str] = "random",
     expansions: tuple[str, ...] = (),
+    executor: Executor | None = None,
+    workers: int = 1,
 ) -> Summary:
     """Play ``games`` seeded games (seed, seed+1, …) round-robin over the cells; ``players`` says
     which bot kind plays each team (see :func:`parse_players`); ``expansions`` the expansions
-    every game has (``("armed_dangerous",)``)."""
+    every game has (``("armed_dangerous",)``).
+
+    With an ``executor`` (``workers`` processes), the games are played in chunks of consecutive
+    games (:func:`chunk_ranges`) on it and the chunks' summaries merged in game order: every
+    game has the seed and cell it has in one process, so everything but the timings and rates
+    is the same as one process gives."""
     teams = parse_players(players) if isinstance(players, str) else dict(players)
-    configs = cells(seats, mode, expansions)
-    summary = Summary(players=teams)
-    with batch_gc():
-        _play_batch(summary, configs, games, seed, check, teams)
+    if executor is None:
+        return simulate_range(0, games, seed, seats, mode, check, teams, expansions)
+    # The workers start (and import the engine and the bots) before the clock does, as the
+    # one-process run imported them before its own: the rates compare the games alone.
+    for f in [executor.submit(warm_worker, WARM_SECONDS) for _ in range(workers)]:
+        f.result()
+    t0 = time.perf_counter()
+    futures = [
+        executor.submit(simulate_range, a, b, seed, seats, mode, check, teams, expansions)
+        for a, b in chunk_ranges(games, workers)
+    ]
+    summary = merge_summaries([f.result() for f in futures], teams)
+    summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def simulate_range(
+    start: int,
+    stop: int,
+    seed: int,
+    seats: str,
+    mode: str,
+    check: bool,
+    teams: dict[str, str],
+    expansions: tuple[str, ...] = (),
+) -> Summary:
+    """Games ``start ≤ i < stop`` of a run (seed ``seed + i``, cell ``i`` round-robin): one
+    process's share of :func:`simulate` (it pickles, for worker processes)."""
+    configs = cells(seats, mode, expansions)
+    summary = Summary(players=dict(teams))
+    with batch_gc():
+        _play_batch(summary, configs, start, stop, seed, check, teams)
+    return summary
+
+
+WARM_SECONDS = 0.05
+"""How long a start-up task holds its worker, so that each worker takes one."""
+
+
+def warm_worker(seconds: float) -> int:
+    """A start-up task: by the time it runs, this module (the engine, the bots) is imported in
+    the worker; it holds the worker ``seconds`` so that the next one goes to another."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+CHUNKS_PER_WORKER = 4
+MIN_CHUNK = 25
+"""Games per chunk at least (a rule-bot game takes ~15 ms, a task's round trip ~1 ms)."""
+
+
+def chunk_ranges(games: int, workers: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` chunks of consecutive games for ``workers`` processes: a few per worker
+    (so one slow chunk does not leave the others idle at the end), each big enough that a
+    task's round trip is small beside its games."""
+    chunks = max(1, min(games, workers * CHUNKS_PER_WORKER, games // MIN_CHUNK or 1))
+    size, extra = divmod(games, chunks)
+    out, a = [], 0
+    for k in range(chunks):
+        b = a + size + (k < extra)
+        out.append((a, b))
+        a = b
+    return out
+
+
+def merge_summaries(parts: list[Summary], teams: dict[str, str]) -> Summary:
+    """The summary of consecutive chunks, in game order (timings are the caller's)."""
+    out = Summary(players=dict(teams))
+    for p in parts:
+        out.games += p.games
+        out.decisions += p.decisions
+        out.forced += p.forced
+        for team, n in p.wins.items():
+            out.wins[team] = out.wins.get(team, 0) + n
+        out.violations += p.violations
+        for kind, counts in p.sanity.counts.items():
+            mine = out.sanity.counts.setdefault(kind, dict.fromkeys(counts, 0))
+            for name, n in counts.items():
+                mine[name] = mine.get(name, 0) + n
+    return out
 
 
 def _play_batch(
     summary: Summary,
     configs: list[GameConfig],
-    games: int,
+    start: int,
+    stop: int,
     seed: int,
     check: bool,
     teams: dict[str, str],
 ) -> None:
     all_random = all(k == "random" for k in teams.values())
     t0 = time.perf_counter()
-    for i in range(games):
+    for i in range(start, stop):
         config = configs[i % len(configs)]
         game_seed = seed + i
         if all_random:

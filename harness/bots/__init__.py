@@ -9,6 +9,12 @@ the driver for a sampler, :mod:`.information_set`), or a bot spec such as ``rule
 
 from __future__ import annotations
 
+# ruff: noqa: E402 (the build switch runs before the modules it redirects are imported)
+from bangarena.engine.compiled import activate as _activate_build
+
+# BANGARENA_ENGINE=compiled: the rule bot's modules load from the compiled build (docs/speed.md).
+_activate_build(__name__, __path__[0])
+
 from .base import Bot
 from .exploring import ExploringBot
 from .random_bot import RandomBot

@@ -1,0 +1,232 @@
+"""``bangarena engine compile|info``: the optional compiled build (Cython, pure-Python mode).
+
+``compile`` cythonizes the engine's hot modules (and the rule bot's) as they are on disk into
+``build/compiled`` (or ``$BANGARENA_BUILD_DIR``), beside a manifest that holds the SHA-256 of
+every compiled source; ``BANGARENA_ENGINE=compiled`` then loads them
+(:mod:`bangarena.engine.compiled`), refusing a build whose sources have changed. ``info``
+says which build a process with this environment runs. See docs/speed.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+import typer
+
+from .support import fail
+
+ENGINE_HELP = "The engine's optional compiled build (Cython): compile it, or say which one runs."
+
+ENGINE_MODULES: Final = (
+    "armed",
+    "armed_legal",
+    "combat",
+    "deck_ops",
+    "elimination",
+    "events",
+    "flow",
+    "game",
+    "legal",
+    "loads",
+    "moves",
+    "plays",
+    "rng",
+    "state",
+    "table",
+    "turn",
+    "victory",
+    "views",
+)
+"""The engine's hot modules: a game's moves, views and events. The others stay pure: their
+time is spent once at import (card, character and role tables, texts, versions), outside play
+(scenarios, the conformance checks) or in finding files (``texts.py`` reads its data beside its
+own ``__file__``; ``compiled.py`` is the switch itself). Compiling them would only lengthen the
+build: gcc's time is most of it."""
+BOT_MODULES: Final = ("card_sense", "inference", "rule_bot", "rule_bot_armed")
+"""The rule bot's modules (the ones a rule-bot game spends its time in)."""
+PACKAGES: Final = {"bangarena.engine": "engine", "bangarena.harness.bots": "harness/bots"}
+COMPILER_DIRECTIVES: Final[dict[str, Any]] = {
+    "language_level": 3,
+    # Annotations stay documentation: typed as C values they would change what a function
+    # accepts (a float argument becomes a C double, an int one refuses a subclass), and the
+    # compiled build must play exactly as the pure one.
+    "annotation_typing": False,
+    "binding": True,
+    "embedsignature": False,
+}
+
+
+def module_plan(root: Path, bots: bool = True) -> dict[str, list[str]]:
+    """The modules to compile per package (names without ``.py``) that exist on disk."""
+    plan = {
+        "bangarena.engine": [m for m in ENGINE_MODULES if (root / "engine" / f"{m}.py").is_file()]
+    }
+    if bots:
+        folder = root / "harness" / "bots"
+        plan["bangarena.harness.bots"] = [m for m in BOT_MODULES if (folder / f"{m}.py").is_file()]
+    return plan
+
+
+def switch_module() -> ModuleType:
+    """``bangarena.engine.compiled`` loaded on its own, without importing ``bangarena.engine``:
+    the package's import is where the switch acts, and a stale build must not stop its own
+    rebuild (nor must the build change the switch in this process's environment)."""
+    spec = importlib.util.find_spec("bangarena.engine")
+    if spec is None or not spec.submodule_search_locations:
+        raise fail("the bangarena.engine package is not installed")
+    path = Path(next(iter(spec.submodule_search_locations))) / "compiled.py"
+    loaded = importlib.util.spec_from_file_location("_bangarena_build_switch", path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
+
+def compile_build(
+    out: Path, jobs: int, bots: bool = True, opt: str = "2", quiet: bool = True
+) -> dict[str, Any]:
+    """Compile the plan into ``out`` (replaced whole, so no module of an older build lingers)
+    with gcc ``-O{opt}`` and write its manifest; returns the manifest.
+
+    The sources are copied first and the copies are hashed and compiled: the tree may change
+    while gcc runs (others edit it), and the manifest must describe exactly what was built."""
+    try:
+        import Cython
+        from Cython.Build import cythonize
+        from setuptools import Distribution, Extension
+    except ImportError as e:
+        raise fail(
+            f"the compiled build needs Cython and setuptools ({e.name} is missing): "
+            "pip install -e '.[fast]'"
+        ) from None
+    switch = switch_module()
+    ext_suffix, source_digest = switch.ext_suffix, switch.source_digest
+    root = switch.source_root()
+    plan = module_plan(root, bots)
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".compiled-", dir=out.parent))
+    try:
+        extensions = []
+        digests: dict[str, dict[str, str]] = {}
+        for package, names in plan.items():
+            copy = staging.joinpath("src", *package.split("."))
+            copy.mkdir(parents=True)
+            digests[package] = {}
+            for name in names:
+                src = copy / f"{name}.py"
+                shutil.copyfile(root / PACKAGES[package] / f"{name}.py", src)
+                digests[package][name] = source_digest(src)
+                extensions.append(Extension(f"{package}.{name}", [str(src)]))
+        # No debug info: gcc's time is most of the build's. setuptools reads CFLAGS from the
+        # environment only; it is put back afterwards.
+        cflags = f"-O{opt} -g0"
+        saved = os.environ.get("CFLAGS")
+        os.environ["CFLAGS"] = cflags
+        modules = cythonize(
+            extensions,
+            compiler_directives=COMPILER_DIRECTIVES,
+            build_dir=str(staging / "c"),
+            nthreads=jobs,
+            quiet=quiet,
+            force=True,
+        )
+        dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.build_lib = str(staging / "lib")  # type: ignore[attr-defined]
+        cmd.build_temp = str(staging / "tmp")  # type: ignore[attr-defined]
+        cmd.parallel = jobs  # type: ignore[attr-defined]
+        cmd.ensure_finalized()
+        try:
+            cmd.run()
+        finally:
+            if saved is None:
+                os.environ.pop("CFLAGS", None)
+            else:
+                os.environ["CFLAGS"] = saved
+        lib = staging / "lib"
+        for package, names in plan.items():
+            for name in names:
+                so = lib.joinpath(*package.split(".")) / f"{name}{ext_suffix()}"
+                if not so.is_file():
+                    raise fail(f"the build made no {so.name} for {package}.{name}")
+        manifest = {
+            "format": switch.MANIFEST_FORMAT,
+            "cython": Cython.__version__,
+            "python": sys.version.split()[0],
+            "ext_suffix": ext_suffix(),
+            "directives": dict(COMPILER_DIRECTIVES),
+            "cflags": cflags,
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "packages": {p: {"modules": d} for p, d in digests.items()},
+        }
+        (lib / switch.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        lib.rename(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return manifest
+
+
+def compile_command(
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", min=0, help="Parallel compile jobs (0: one per core)."
+    ),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Build folder (default: $BANGARENA_BUILD_DIR, else build/compiled beside the sources).",
+    ),
+    no_bots: bool = typer.Option(
+        False, "--no-bots", help="Compile the engine only, not the rule bot's modules."
+    ),
+    opt: str = typer.Option(
+        "2",
+        "--opt",
+        help="gcc optimisation level: 0, 1, 2 or 3 (1 takes about 60 % of 2's build time).",
+    ),
+) -> None:
+    """Compile the engine's modules (and the rule bot's) with Cython into the build folder;
+    BANGARENA_ENGINE=compiled then runs them (docs/speed.md)."""
+    if opt not in ("0", "1", "2", "3"):
+        raise typer.BadParameter(f"{opt!r}; valid: 0, 1, 2, 3", param_hint="--opt")
+    folder = out if out is not None else switch_module().build_dir()
+    t0 = time.perf_counter()
+    manifest = compile_build(folder, jobs or (os.cpu_count() or 1), bots=not no_bots, opt=opt)
+    count = sum(len(p["modules"]) for p in manifest["packages"].values())
+    typer.echo(
+        f"compiled {count} modules with Cython {manifest['cython']} into {folder} "
+        f"in {time.perf_counter() - t0:.1f} s; run with BANGARENA_ENGINE=compiled",
+        err=True,
+    )
+
+
+def info_command() -> None:
+    """Print which engine build this environment runs, as one JSON object: "build" (pure or
+    compiled) and, when compiled, the compiled modules and the Cython version."""
+    try:
+        import bangarena.engine  # noqa: F401  (the import is where the switch acts)
+        import bangarena.harness.bots  # noqa: F401
+    except ImportError as e:
+        raise fail(str(e)) from None
+    from bangarena.engine.compiled import build_info
+
+    print(json.dumps(build_info()))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``engine`` group to ``app``."""
+    group = typer.Typer(help=ENGINE_HELP, no_args_is_help=True)
+    group.command("compile")(compile_command)
+    group.command("info")(info_command)
+    app.add_typer(group, name="engine")

@@ -1,0 +1,218 @@
+"""The switch to the optional compiled build (``BANGARENA_ENGINE=compiled``; docs/speed.md).
+
+The switch itself is checked everywhere: an unknown value, a missing build, a build from
+other sources or for another Python are each refused with a message that says how to rebuild,
+and ``bangarena simulate`` reports it on one line. When a fresh build exists (``bangarena
+engine compile``), a short pure-vs-compiled comparison runs too; otherwise that one test skips
+and says why. ``.ci/compiled.sh`` builds it and runs the conformance suite on it with the
+1,000-game comparison (``tests/compiled_support.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import bangarena.engine as engine_pkg
+from bangarena.cli.app import app
+from bangarena.cli.engine_build import ENGINE_MODULES, module_plan
+from bangarena.engine.compiled import (
+    BUILD_DIR_ENV,
+    ENV,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    CompiledBuildError,
+    activate,
+    build_dir,
+    ext_suffix,
+    read_manifest,
+    requested_build,
+    source_digest,
+    source_root,
+    stale_modules,
+)
+
+ENGINE_SRC = Path(engine_pkg.__file__).parent
+HERE = Path(__file__).resolve().parent
+runner = CliRunner()
+
+
+def _manifest(folder: Path, modules: dict[str, str], suffix: str | None = None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {
+        "format": MANIFEST_FORMAT,
+        "cython": "3.x",
+        "ext_suffix": suffix or ext_suffix(),
+        "packages": {"bangarena.engine": {"modules": modules}},
+    }
+    (folder / MANIFEST).write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_pure_is_the_default_and_unknown_builds_are_refused() -> None:
+    assert requested_build({}) == "pure"
+    assert requested_build({ENV: ""}) == "pure"
+    assert requested_build({ENV: "compiled"}) == "compiled"
+    with pytest.raises(CompiledBuildError, match="pure, compiled"):
+        requested_build({ENV: "fast"})
+
+
+def test_pure_activates_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert activate("bangarena.engine", ENGINE_SRC) is False
+
+
+def test_a_missing_build_says_how_to_build_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(ENV, "compiled")
+    monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path / "nowhere"))
+    assert build_dir() == (tmp_path / "nowhere").resolve()
+    with pytest.raises(CompiledBuildError, match="no compiled build at .*bangarena engine compile"):
+        activate("bangarena.engine", ENGINE_SRC)
+
+
+def test_a_build_from_other_sources_is_stale(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    good = source_digest(ENGINE_SRC / "rng.py")
+    _manifest(tmp_path, {"rng": good, "turn": "0" * 64, "gone": good})
+    assert stale_modules(read_manifest(tmp_path)["packages"]["bangarena.engine"], ENGINE_SRC) == [
+        "gone",
+        "turn",
+    ]
+    monkeypatch.setenv(ENV, "compiled")
+    monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
+    with pytest.raises(CompiledBuildError, match=r"other sources .*\(gone, turn\.py changed"):
+        activate("bangarena.engine", ENGINE_SRC)
+
+
+def test_a_fresh_manifest_without_its_modules_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _manifest(tmp_path, {"rng": source_digest(ENGINE_SRC / "rng.py")})
+    monkeypatch.setenv(ENV, "compiled")
+    monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
+    with pytest.raises(CompiledBuildError, match="lacks .*rng"):
+        activate("bangarena.engine", ENGINE_SRC)
+
+
+def test_a_build_for_another_python_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _manifest(tmp_path, {}, suffix=".cpython-39-x86_64-linux-gnu.so")
+    monkeypatch.setenv(ENV, "compiled")
+    monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
+    with pytest.raises(CompiledBuildError, match="cpython-39"):
+        activate("bangarena.engine", ENGINE_SRC)
+    (tmp_path / MANIFEST).write_text("{not json", encoding="utf-8")
+    with pytest.raises(CompiledBuildError, match="unreadable"):
+        activate("bangarena.engine", ENGINE_SRC)
+
+
+def test_a_package_left_pure_in_the_build_stays_pure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _manifest(tmp_path, {})
+    monkeypatch.setenv(ENV, "compiled")
+    monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
+    assert activate("bangarena.harness.bots", HERE) is False
+
+
+def test_simulate_reports_a_missing_build_on_one_line(tmp_path: Path) -> None:
+    env = dict(os.environ, **{ENV: "compiled", BUILD_DIR_ENV: str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, "-m", "bangarena.cli", "simulate", "--games", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert "bangarena engine compile" in lines[0]
+
+
+def test_info_and_simulate_name_the_build() -> None:
+    r = runner.invoke(app, ["engine", "info"])
+    assert r.exit_code == 0, r.output
+    info = json.loads(r.stdout)
+    assert info["build"] in ("pure", "compiled")
+    r = runner.invoke(app, ["simulate", "--games", "2", "--seats", "4", "--no-check"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["engine_build"] == info["build"]
+
+
+def test_the_plan_compiles_hot_modules_that_exist() -> None:
+    plan = module_plan(source_root())
+    engine = plan["bangarena.engine"]
+    assert engine and set(engine) <= set(ENGINE_MODULES)
+    for name in ("game", "flow", "legal", "views"):
+        assert name in engine
+    # The switch and the module that finds its data beside its own file stay pure.
+    assert not {"__init__", "compiled", "texts"} & set(engine)
+    assert all((ENGINE_SRC / f"{m}.py").is_file() for m in engine)
+    assert "rule_bot" in plan["bangarena.harness.bots"]
+    assert "bangarena.harness.bots" not in module_plan(source_root(), bots=False)
+
+
+def _fresh_build() -> str | None:
+    """Why the compiled build cannot be compared here, or None when it is fresh."""
+    folder = build_dir()
+    try:
+        manifest = read_manifest(folder)
+    except CompiledBuildError as e:
+        return str(e)
+    for package, entry in manifest["packages"].items():
+        src = source_root().joinpath(*package.split(".")[1:])
+        stale = stale_modules(entry, src)
+        if stale:
+            return f"the compiled build at {folder} is stale ({package}: {', '.join(stale)})"
+    return None
+
+
+def test_the_compiled_build_plays_the_pure_games() -> None:
+    reason = _fresh_build()
+    if reason is not None:
+        pytest.skip(f"no fresh compiled build to compare ({reason}); .ci/compiled.sh builds one")
+    sys.path.insert(0, str(HERE))
+    from compiled_support import compare
+
+    assert compare(games=40, seed=7) == []
+
+
+@pytest.mark.slow
+def test_the_compiled_build_plays_1000_pure_games() -> None:
+    reason = _fresh_build()
+    if reason is not None:
+        pytest.skip(f"no fresh compiled build to compare ({reason}); .ci/compiled.sh builds one")
+    sys.path.insert(0, str(HERE))
+    from compiled_support import compare
+
+    assert compare(games=1000, seed=0) == []
+
+
+def test_the_switch_decides_where_the_hot_modules_load_from() -> None:
+    """Compiled extension modules under BANGARENA_ENGINE=compiled (.ci/compiled.sh), the .py
+    sources otherwise; texts.py is pure in both (it reads its data files beside itself)."""
+    import bangarena.engine.game as game_module
+    import bangarena.engine.texts as texts_module
+    import bangarena.harness.bots.rule_bot as rule_bot_module
+
+    want = ext_suffix() if os.environ.get(ENV) == "compiled" else ".py"
+    assert game_module.__file__.endswith(want)
+    assert rule_bot_module.__file__.endswith(want)
+    assert texts_module.__file__.endswith(".py")
+
+
+@pytest.mark.parametrize("args", [["--opt", "9"], ["--jobs", "-1"], ["--jobs", "x"]])
+def test_compile_refuses_bad_options_before_building(args: list[str], tmp_path: Path) -> None:
+    r = runner.invoke(app, ["engine", "compile", "--out", str(tmp_path / "b"), *args])
+    assert r.exit_code == 2, r.output
+    assert not (tmp_path / "b").exists()
