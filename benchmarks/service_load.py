@@ -7,6 +7,12 @@ process, asyncio, httpx) for a fixed time:
 - service: every client is the remote seat of its own match (1 remote seat + bots, started at
   once) and loops ``GET /decision`` → ``POST /moves`` with a random legal move through
   ``AsyncSeatClient``; when its match ends an admin creates the next one (not counted);
+  the server's CPU includes the 4 bots' turns between the remote seat's decisions;
+- remote5 (the all-remote variant, ``--lineups``): five clients per match, one per seat, no
+  bot, so the server's CPU is the decisions' own (routes, payloads, the match driver, storing
+  finished matches), not bots' engine time; its polls wait for the other seats' moves, so
+  their latency is the game's pace (up to the 5 s wait), and its moves' latency is the one to
+  read;
 - bare: every client loops ``GET /bare``.
 
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
@@ -19,6 +25,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
+    .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
 """
 
 from __future__ import annotations
@@ -268,6 +275,73 @@ async def service_load(
     return tally
 
 
+async def all_remote_load(
+    pid: int, base: str, admin_token: str, clients: int, seconds: float, time_per_move: float
+) -> Tally:
+    """``clients`` remote seats, five to a match with no bot, each looping like
+    :func:`service_load`'s: the server's work is the decisions' own (payload, driver, routes),
+    not bots' turns between them. A table whose match ended makes the next one once all of its
+    seats saw the end (an eliminated seat idles until then)."""
+    tally = Tally(pid)
+    rng = random.Random(11)
+    lineup = [remote(f"load{i}") for i in range(5)]
+    async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
+
+        async def new_table() -> list[AsyncSeatClient]:
+            made = await create_with_retry(
+                admin, lineup, seed=rng.randrange(2**53), time_per_move=time_per_move, start="now"
+            )
+            return [
+                AsyncSeatClient(base, made.token_for(s), match_id=made.match_id, timeout=60)
+                for s in range(5)
+            ]
+
+        tables = await asyncio.gather(*(new_table() for _ in range(-(-clients // 5))))
+        for seats in tables:
+            for seat in seats:
+                with contextlib.suppress(MatchOver, TransportError):
+                    await seat.status()
+        tally.start()
+        stop = time.perf_counter() + seconds
+
+        async def one(seat: AsyncSeatClient) -> None:
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                try:
+                    decision = await seat.wait_decision(wait=5)
+                except MatchOver:
+                    tally.add("poll", time.perf_counter() - t)
+                    return
+                except TransportError:
+                    tally.fail("poll")
+                    continue
+                tally.add("poll", time.perf_counter() - t)
+                if decision is None:
+                    continue
+                t = time.perf_counter()
+                try:
+                    await seat.move(decision.decision_id, rng.choice(decision.move_ids))
+                except (StaleDecision, MatchOver):
+                    pass
+                except TransportError:
+                    tally.fail("move")
+                    continue
+                tally.add("move", time.perf_counter() - t)
+
+        async def table(seats: list[AsyncSeatClient]) -> None:
+            while True:
+                await asyncio.gather(*(one(s) for s in seats))
+                await asyncio.gather(*(s.aclose() for s in seats))
+                if time.perf_counter() >= stop:
+                    return
+                seats = await new_table()
+                tally.created += 1
+
+        await asyncio.gather(*(table(seats) for seats in tables))
+        tally.stop()
+    return tally
+
+
 async def create_with_retry(admin: AsyncAdminClient, lineup: list, **options) -> MatchCreated:
     """Create a match, retrying a dropped connection (a loaded machine can stall the server
     past its keep-alive timeout)."""
@@ -367,12 +441,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--loop", default="uvloop", help="uvicorn's loop, both servers (uvloop)")
     p.add_argument("--http", default="httptools", help="uvicorn's HTTP parser, both (httptools)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument(
+        "--lineups", default="bots,remote",
+        help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match) and "
+        "'remote' (5 remote seats per match, no bot); default both",
+    )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.bare_server is not None:
         bare_main(args.bare_server, args.loop, args.http)
         return 0
     levels = [int(x) for x in args.clients.split(",") if x]
+    known = {"bots": ("service", service_load), "remote": ("remote5", all_remote_load)}
+    picked = [x for x in args.lineups.split(",") if x]
+    if not picked or any(x not in known for x in picked):
+        p.error(f"--lineups: a comma-separated list of {', '.join(known)}")
+    loads = [known[x] for x in picked]
     exe = shutil.which("bangarena") or str(Path(sys.executable).with_name("bangarena"))
     admin_token = secrets.token_urlsafe(32)
     env = os.environ | {"BANGARENA_ADMIN_TOKEN": admin_token}
@@ -399,13 +483,15 @@ def main(argv: list[str] | None = None) -> int:
             for clients in levels:
                 b = line("bare", clients, asyncio.run(
                     bare_load(bproc.pid, bbase, clients, args.seconds)))  # fmt: skip
-                s = line("service", clients, asyncio.run(service_load(
-                    sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move
-                )))  # fmt: skip
-                share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
-                print(f"         service per core = {share:.0%} of the bare endpoint's")
-                s["share_of_bare_per_core"] = round(share, 3)
-                rows += [b, s]
+                rows.append(b)
+                for name, load_fn in loads:
+                    s = line(name, clients, asyncio.run(load_fn(
+                        sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move
+                    )))  # fmt: skip
+                    share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
+                    print(f"         {name} per core = {share:.0%} of the bare endpoint's")
+                    s["share_of_bare_per_core"] = round(share, 3)
+                    rows.append(s)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     return 0

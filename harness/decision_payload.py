@@ -9,6 +9,8 @@ the seat's own view and its pending decision, so it cannot carry what the seat m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -71,6 +73,31 @@ class MoveAnswer(BaseModel):
     move_id: str = Field(min_length=1, max_length=200)
 
 
+@cache
+def _schema_parts(notes: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The constrained answer schema with a placeholder enum, and its ``move`` property: the
+    parts :func:`constrained_schema` copies (the schema differs between decisions only in the
+    enum of legal ids)."""
+    from bangarena.rules_machine.schemas import answer_schema
+
+    whole = answer_schema(["\0"], notes=notes)
+    return whole, whole["properties"]["move"]
+
+
+def constrained_schema(legal_ids: Sequence[str], notes: bool = False) -> dict[str, Any]:
+    """``answer_schema(legal_ids, notes)`` (equal to it, key order included) without its deep
+    copy of the whole schema and its re-tidying: only the dicts on the path to ``move.enum``
+    are new, the rest is shared with every other decision's schema, so treat it as read-only.
+    """
+    ids = list(dict.fromkeys(legal_ids))
+    if not ids or not all(type(i) is str and i for i in ids):
+        raise ValueError("a constrained answer schema needs non-empty string ids")
+    whole, move = _schema_parts(notes)
+    out = dict(whole)
+    out["properties"] = {**whole["properties"], "move": {**move, "enum": ids}}
+    return out
+
+
 class DecisionPrompter:
     """Builds one seat's payloads in order. It keeps the seat's prompt memory (the events seen
     at earlier decisions), so call :meth:`payload` exactly once per decision of the seat."""
@@ -90,15 +117,17 @@ class DecisionPrompter:
     ) -> DecisionPayload:
         """The payload of ``decision`` for ``view.seat`` (``view.events``: the events since the
         seat's previous decision)."""
-        from bangarena.rules_machine.schemas import answer_schema
-
         if view.seat is None or view.seat != decision.seat:
             raise ValueError("a decision payload is built from the deciding seat's own view")
         if self.system is None:
             self.system = render_system(view, self.lang)
         cat = catalog(self.lang)
         turn = render_turn(view, decision, self.memory, self.lang)
-        return DecisionPayload(
+        # Built without validation (``model_construct``): every field comes from the engine's
+        # view and decision in the declared shapes (tests/test_service_fast_path.py checks that
+        # a validated copy is equal), and validating them again is pure cost, once per decision.
+        option, pair = MoveOption.model_construct, PromptPair.model_construct
+        return DecisionPayload.model_construct(
             match_id=match_id,
             decision_id=decision_id,
             seat=decision.seat,
@@ -106,10 +135,10 @@ class DecisionPrompter:
             source=decision.source,
             needed=decision.needed,
             card=decision.card,
-            moves=[MoveOption(id=m.id, text=move_text(m, view, cat)) for m in decision.moves],
+            moves=[option(id=m.id, text=move_text(m, view, cat)) for m in decision.moves],
             view=view_to_dict(view),
-            schema=answer_schema(decision.ids),
-            prompt=PromptPair(system=self.system, turn=turn),
+            answer_schema=constrained_schema(decision.ids),
+            prompt=pair(system=self.system, turn=turn),
             deadline_s=round(max(0.0, deadline_s), 3),
             lang=self.lang,
         )

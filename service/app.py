@@ -19,10 +19,11 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import Message, Receive, Scope, Send
 
-from .errors import install_error_handlers
+from .errors import install_error_handlers, internal_error
 from .extensions import Extension, mount_extensions
 from .limits import BodyLimit
 from .registry import MatchRegistry
@@ -62,7 +63,7 @@ def create_app(settings: ServiceSettings, *, extensions: list[Extension] | None 
             await state.run_store(state.store.close)
             state.executor.shutdown(wait=True)
 
-    app = FastAPI(
+    app = ServiceApp(
         title="BangArena seat service",
         version=API_VERSION,
         description=(
@@ -86,7 +87,44 @@ def create_app(settings: ServiceSettings, *, extensions: list[Extension] | None 
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
         )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # CORS answers preflights and adds headers in its middleware: no fast path around it
+    app.fast_path = not settings.cors_origins
+    app.max_body_bytes = settings.max_body_bytes
     return app
 
 
-__all__ = ["create_app"]
+class ServiceApp(FastAPI):
+    """The service's FastAPI app, with the fast path of the decision routes in front of its
+    middleware and router (``routes/decisions.py`` says what it serves; everything else, and
+    anything it does not take, goes through the whole app)."""
+
+    fast_path = False
+    max_body_bytes = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.fast_path and scope["type"] == "http":
+            found = decisions.fast_handler(scope)
+            if found is not None:
+                handler, match_id = found
+                scope["app"] = self
+                scope["path_params"] = {"match_id": match_id}
+                started = False
+
+                async def sending(message: Message) -> None:
+                    nonlocal started
+                    started = True
+                    await send(message)
+
+                try:
+                    await handler(scope, receive, sending, super().__call__, self.max_body_bytes)
+                except Exception as exc:
+                    if started:  # too late to answer: the server closes the connection
+                        raise
+                    # answered as the app's own error handling answers one (a bare 500)
+                    response = await internal_error(Request(scope), exc)
+                    await response(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+
+__all__ = ["ServiceApp", "create_app"]

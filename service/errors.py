@@ -87,7 +87,8 @@ async def _http(_request: Request, exc: Exception) -> JSONResponse:
     return resp
 
 
-async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+    """The answer to an unexpected exception: logged here, a bare 500 to the caller."""
     log.error("internal error: %s", type(exc).__name__, exc_info=exc)
     return error_response(500, "internal", "internal error (logged on the server)")
 
@@ -97,7 +98,13 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)
-    app.add_exception_handler(Exception, _internal)
+    app.add_exception_handler(Exception, internal_error)
 
 
-__all__ = ["ERROR_RESPONSES", "ApiError", "error_response", "install_error_handlers"]
+__all__ = [
+    "ERROR_RESPONSES",
+    "ApiError",
+    "error_response",
+    "install_error_handlers",
+    "internal_error",
+]

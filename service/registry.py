@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -81,8 +82,8 @@ class LiveMatch:
         self.remote: dict[int, RemoteSeat] = {
             i: s for i, s in enumerate(seats) if isinstance(s, RemoteSeat)
         }
-        for s in self.remote.values():
-            s.on_change = self.notify
+        for i, s in self.remote.items():
+            s.on_change = functools.partial(self.notify, i)
         self.seen: set[int] = set()
         self.task: asyncio.Task[None] | None = None
         self.record: MatchRecord | None = None
@@ -92,7 +93,11 @@ class LiveMatch:
         self.store_error: str | None = None
         self.created = time.monotonic()
         self.finished: float | None = None
-        self._tick = asyncio.Event()
+        self._waiters: list[asyncio.Future[None]] = []
+        """Waiting for any change."""
+        self._seat_waiters: dict[int, list[asyncio.Future[None]]] = {}
+        """Waiting for a change of one seat's decision (its long-polls): not woken by every
+        move of the match, only by its own decision, its elimination and the end."""
         self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
 
     @property
@@ -119,28 +124,69 @@ class LiveMatch:
         return bool(self.game.state.players[seat].alive)
 
     # -- the change signal -----------------------------------------------------------------
-    def notify(self) -> None:
-        """Wake every waiter (a move was played, a decision published, the match ended)."""
-        old, self._tick = self._tick, asyncio.Event()
-        old.set()
+    def notify(self, seat: int | None = None) -> None:
+        """Wake the waiters of a change: every waiter (a move was played, the match ended), or
+        with ``seat`` those of any change and that seat's (its decision was published or
+        closed)."""
+        _wake(self._waiters)
+        if seat is None:
+            for waiters in self._seat_waiters.values():
+                _wake(waiters)
+        elif (waiters := self._seat_waiters.get(seat)) is not None:
+            _wake(waiters)
 
-    async def wait_until(self, ready: Callable[[], bool], timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for ``ready()`` (checked at every change)."""
+    async def wait_until(
+        self, ready: Callable[[], bool], timeout: float, *, seat: int | None = None
+    ) -> bool:
+        """Wait up to ``timeout`` seconds for ``ready()``, checked at every change, or with
+        ``seat`` only at changes of that seat's decision, its elimination and the end (what a
+        long-poll waits for). One timer for the whole wait; a wake-up is one future."""
+        if ready():
+            return True
+        if timeout <= 0:
+            return False
         loop = asyncio.get_running_loop()
-        end = loop.time() + max(0.0, timeout)
-        while not ready():
-            left = end - loop.time()
-            if left <= 0:
-                return False
-            tick = self._tick
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(tick.wait(), left)
-        return True
+        end = loop.time() + timeout
+        waiters = self._waiters if seat is None else self._seat_waiters.setdefault(seat, [])
+        timed_out = False
+        fut: asyncio.Future[None] | None = None
+
+        def expire() -> None:
+            nonlocal timed_out
+            timed_out = True
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+
+        timer = loop.call_at(end, expire)
+        try:
+            while not ready():
+                if timed_out:
+                    return False
+                fut = loop.create_future()
+                waiters.append(fut)
+                try:
+                    await fut
+                finally:
+                    # woken by a change, the list was emptied; by the timer or a cancellation
+                    # (the client went away), it is still there
+                    if timed_out or fut.cancelled():
+                        with contextlib.suppress(ValueError):
+                            waiters.remove(fut)
+            return True
+        finally:
+            timer.cancel()
 
     # -- life cycle ------------------------------------------------------------------------
     def _moved(self, notice: MoveNotice, _view: SeatView) -> None:
         self.cursor_after[notice.index] = self.log_length()
-        self.notify()
+        if self.game.over:
+            self.notify()
+            return
+        _wake(self._waiters)
+        players = self.game.state.players
+        for seat, waiters in self._seat_waiters.items():
+            if waiters and not players[seat].alive:  # an eliminated seat's poll answers 410
+                _wake(waiters)
 
     def seat_seen(self, seat: int) -> None:
         """A seat's token was used: it has connected (the match may start)."""
@@ -203,6 +249,15 @@ class LiveMatch:
             result=game.result(),
             stored=self.stored,
         )
+
+
+def _wake(waiters: list[asyncio.Future[None]]) -> None:
+    """Resolve every future of ``waiters`` and empty the list (each wait adds a new one)."""
+    if waiters:
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+        waiters.clear()
 
 
 class MatchRegistry:

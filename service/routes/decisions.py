@@ -1,11 +1,27 @@
 """A seat's decisions and moves: ``GET /v1/matches/{id}/decision`` (long-poll) and
-``POST /v1/matches/{id}/moves`` (seat tokens only)."""
+``POST /v1/matches/{id}/moves`` (seat tokens only).
+
+They are most of what a service serves (an agent polls and moves at every decision), so each
+has two ways in: the FastAPI routes below declare the contract (OpenAPI: the query, the body,
+the responses) and can serve every request, and the fast path (:func:`fast_handler`, called by
+the app before its middleware and router: ``service/app.py``) serves the well-formed requests
+of that contract without FastAPI's per-request middleware, parameter solving and response
+re-validation — a match id of the declared pattern, no query or one plain ``wait``, a JSON body
+of a known length within the limit that is a valid ``MoveAnswer``. Anything else (a bad or odd
+query, a body that is not a valid answer, another content type, a chunked or oversized body)
+goes to the whole app untouched, so every 4xx is the one FastAPI and our handlers give. Both
+ways call the same functions below for the work, and answer the same bytes.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Final
 
 from fastapi import APIRouter, Query, Request, Response
+from pydantic import ValidationError
+from starlette.types import Message, Receive, Scope, Send
 
 from bangarena.harness.decision_payload import DecisionPayload, MoveAnswer
 from bangarena.harness.seats.remote_seat import Accepted, PendingDecision, Rejected, RemoteSeat
@@ -57,6 +73,10 @@ async def poll_decision(
     """The seat's pending decision — its view, the legal moves (id and text), the answer
     schema, our prompts, the seconds left — waiting up to ``wait`` seconds for one. 204 when
     none came; 410 with the result once the match is over (or the seat is eliminated)."""
+    return await _poll(request, match_id, wait)
+
+
+async def _poll(request: Request, match_id: str, wait: float) -> Response:
     got = await wait_for_decision(request, match_id, wait)
     if got is None:
         return Response(status_code=204)
@@ -92,6 +112,7 @@ async def wait_for_decision(
                     or (seat.pending is not None and not seat.pending.answered)
                 ),
                 wait,
+                seat=caller.seat,
             )
         finally:
             seat.close_connection()
@@ -115,6 +136,10 @@ async def post_move(request: Request, match_id: MatchId, body: MoveAnswer) -> Mo
     them; 409 when ``decision_id`` is not this seat's pending decision; 422 ``illegal_move``
     (with the legal ids) for an id that is not legal — recorded as an attempt, and the seat
     may answer again within its clock; 410 once the match is over."""
+    return await _move(request, match_id, body)
+
+
+async def _move(request: Request, match_id: str, body: MoveAnswer) -> MoveAccepted:
     caller = authorize(request, match_id, ("seat",))
     seat, live = _seat(caller), caller.live
     _gone(caller)
@@ -129,6 +154,102 @@ async def post_move(request: Request, match_id: MatchId, body: MoveAnswer) -> Mo
     )
     end = live.cursor_after.get(index, live.log_length())
     events = live.game.events(caller.seat, since=result.cursor)[: max(0, end - result.cursor)]
-    return MoveAccepted(
+    # built from the engine's own event dicts: not validated again (a copy per move)
+    return MoveAccepted.model_construct(
         decision_id=index, move_id=result.move_id, events=events, cursor=end, status=live.status
     )
+
+
+# --- the fast path ---------------------------------------------------------------------------
+
+_MATCH_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The pattern and lengths of ``MatchId`` (routes/matches.py)."""
+_PLAIN_WAIT: Final = re.compile(rb"wait=(\d{1,2}(?:\.\d{1,6})?)")
+"""A query the fast poll takes: one ``wait`` written plainly (``5``, ``0.5``); FastAPI takes
+the rest (repeated, empty, signed, exponent, other parameters …)."""
+_PREFIX: Final = "/v1/matches/"
+_JSON: Final = b"application/json"
+
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+FastHandler = Callable[[Scope, Receive, Send, App, int], Awaitable[None]]
+
+
+def fast_handler(scope: Scope) -> tuple[FastHandler, str] | None:
+    """The fast handler of ``scope`` and its match id, for ``GET …/decision`` and ``POST
+    …/moves`` with a match id of the declared pattern (None: the app serves it)."""
+    path: str = scope["path"]
+    if not path.startswith(_PREFIX):
+        return None
+    match_id, _, tail = path[len(_PREFIX) :].partition("/")
+    method = scope["method"]
+    if tail == "decision" and method == "GET":
+        handler: FastHandler = fast_poll
+    elif tail == "moves" and method == "POST":
+        handler = fast_move
+    else:
+        return None
+    if _MATCH_ID.fullmatch(match_id) is None:
+        return None
+    return handler, match_id
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` with the body already read given back once (for the app)."""
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+async def fast_poll(scope: Scope, receive: Receive, send: Send, app: App, _limit: int) -> None:
+    """``GET /v1/matches/{id}/decision`` for a request of the plain contract; ``app`` (the
+    whole FastAPI app) serves any other."""
+    query = scope.get("query_string", b"")
+    wait = 0.0
+    if query:
+        m = _PLAIN_WAIT.fullmatch(query)
+        if m is None or (wait := float(m.group(1))) > 60:
+            await app(scope, receive, send)
+            return
+    request = Request(scope, receive, send)
+    try:
+        response = await _poll(request, scope["path_params"]["match_id"], wait)
+    except ApiError as exc:
+        response = exc.response()
+    await response(scope, receive, send)
+
+
+async def fast_move(scope: Scope, receive: Receive, send: Send, app: App, limit: int) -> None:
+    """``POST /v1/matches/{id}/moves`` for a valid JSON answer of a known length within the
+    body limit; ``app`` serves any other (its 413, its 422 …)."""
+    request = Request(scope, receive, send)
+    length = request.headers.get("content-length")
+    if (
+        scope.get("query_string")
+        or length is None
+        or not length.isdigit()
+        or int(length) > limit
+        or request.headers.get("content-type", "").encode() != _JSON
+    ):
+        await app(scope, receive, send)
+        return
+    body = await request.body()
+    try:
+        answer = MoveAnswer.model_validate_json(body)
+    except ValidationError:
+        await app(scope, _replay(body, receive), send)
+        return
+    try:
+        accepted = await _move(request, scope["path_params"]["match_id"], answer)
+    except ApiError as exc:
+        error = exc.response()
+        await error(scope, receive, send)
+        return
+    ok = Response(content=accepted.model_dump_json(), media_type="application/json")
+    await ok(scope, receive, send)
