@@ -5,7 +5,12 @@
 
 - **bots**: N seven-seat rule-bot matches through the whole runner and store (local backend,
   then ``--backend processes`` with 1 and 2 workers) against ``bangarena simulate --players
-  rule --no-check`` and the bare match driver on the same number of games, in this run.
+  rule --no-check`` and the bare match driver on the same number of games, in this run: wall
+  and CPU ms per match (``*_cpu_ms``: this process and, for the processes backend, its reaped
+  workers). The target is in CPU time, ``runner_vs_simulate_cpu`` (simulate is timed before
+  and after the runners, the ratio uses their mean: a shared machine's load moves);
+  ``processes_2_vs_1`` is wall time, beside ``simulate_2_processes_vs_1``, what bare simulate
+  gets from two processes on this machine at that moment.
 - **models**: N concurrent all-model seven-seat matches whose seats talk through the real
   OpenAI SDK to a loopback fake server (its own process) that answers after 1 s: model
   decisions per second over a steady window, p50 decision latency, CPU per decision, for the
@@ -23,6 +28,7 @@ import gc
 import json
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -71,8 +77,19 @@ matches = {matches}
 
 
 # -- bots -----------------------------------------------------------------------------------------
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its reaped children (the pool's workers: a run's
+    pool is shut down, so waited for, before it returns)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def bots(n: int) -> dict[str, Any]:
+    """Figures per match: wall and CPU (ms) of simulate, the bare match driver and the runner
+    with its store; the runner's ratios to simulate in CPU time (the target) and in wall time."""
     out: dict[str, Any] = {"matches": n}
+    simulate(20, 10**6, "7", "classic", check=False, players="rule")  # imports, caches
     t, c = time.perf_counter(), time.process_time()
     simulate(n, 0, "7", "classic", check=False, players="rule")
     out["simulate_ms"] = round((time.perf_counter() - t) / n * 1000, 2)
@@ -83,13 +100,16 @@ def bots(n: int) -> dict[str, Any]:
             seats = [build_seat(plan_seat("rule"), seat=i, seed=s) for i in range(7)]
             await Match(MatchSettings(seats=7, seed=s, time_per_move_s=30), seats).run()
 
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     with batch_gc():
         asyncio.run(driver())
     out["match_driver_ms"] = round((time.perf_counter() - t) / n * 1000, 2)
+    out["match_driver_cpu_ms"] = round((time.process_time() - c) / n * 1000, 2)
 
     deals = math.ceil(n / 7)
     with tempfile.TemporaryDirectory() as d:
+        warm = parse_suite(suite_text("bots-warm", "rule", 1))  # the store's imports
+        run_suite(warm, RunOptions(db=str(Path(d) / "warm.db")))
         for label, backend, workers in (
             ("runner_local", "local", 1),
             ("runner_processes_1", "processes", 1),
@@ -97,16 +117,21 @@ def bots(n: int) -> dict[str, Any]:
         ):
             suite = parse_suite(suite_text(f"bots-{label}", "rule", deals))
             db = Path(d) / f"{label}.db"
-            t, c = time.perf_counter(), time.process_time()
+            t, c = time.perf_counter(), _cpu_with_children()
             r = run_suite(suite, RunOptions(db=str(db), backend=backend, workers=workers))
             wall = time.perf_counter() - t
             assert r.exit_code == 0, r.to_json()
             out[f"{label}_ms"] = round(wall / r.matches_run_now * 1000, 2)
-            if backend == "local":
-                out[f"{label}_cpu_ms"] = round(
-                    (time.process_time() - c) / r.matches_run_now * 1000, 2
-                )
+            # driver and workers together (the workers' CPU once the pool is shut down)
+            out[f"{label}_cpu_ms"] = round((_cpu_with_children() - c) / r.matches_run_now * 1000, 2)
+    # simulate again: the machine's load moves; the ratio uses the mean of both runs
+    c = time.process_time()
+    simulate(n, 0, "7", "classic", check=False, players="rule")
+    out["simulate_again_cpu_ms"] = round((time.process_time() - c) / n * 1000, 2)
+    sim_cpu = (out["simulate_cpu_ms"] + out["simulate_again_cpu_ms"]) / 2
     out["simulate_2_processes_vs_1"] = simulate_scaling(min(n, 300))
+    out["runner_vs_simulate_cpu"] = round(out["runner_local_cpu_ms"] / sim_cpu, 3)
+    out["match_driver_vs_simulate_cpu"] = round(out["match_driver_cpu_ms"] / sim_cpu, 3)
     out["runner_vs_simulate"] = round(out["runner_local_ms"] / out["simulate_ms"], 2)
     out["runner_vs_match_driver"] = round(out["runner_local_ms"] / out["match_driver_ms"], 2)
     out["processes_2_vs_1"] = round(out["runner_processes_1_ms"] / out["runner_processes_2_ms"], 2)

@@ -109,7 +109,8 @@ class PlayContext:
     spool: bool = True
     keep_records: bool = False
     live: dict[str, list[Seat]] = field(default_factory=dict)
-    """Seats of the matches being played, by key (their spending so far counts in budgets)."""
+    """The seats that spend (model, scripted) of the matches being played, by key (their
+    spending so far counts in budgets)."""
 
     def live_spend(self) -> tuple[float, int]:
         """(cost, tokens) spent so far by the matches being played."""
@@ -158,7 +159,11 @@ async def play_planned(planned: PlannedMatch, ctx: PlayContext) -> MatchOutcome:
         match_id=planned.key,
         command=ctx.command,
     )
-    ctx.live[planned.key] = seats
+    # Only seats that spend (models; scripted seats count their tokens) are watched by the
+    # live budget: a bots-only match is not summed at every match the runner starts.
+    spenders = [s for s in seats if hasattr(s, "cost") or hasattr(s, "usage")]
+    if spenders:
+        ctx.live[planned.key] = spenders
     try:
         record = await match.run()
     except asyncio.CancelledError:

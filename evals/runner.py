@@ -463,23 +463,29 @@ async def _drive(
             finished, _ = await asyncio.wait(
                 running, timeout=TICK_S, return_when=asyncio.FIRST_COMPLETED
             )
+            results: list[BatchResult] = []
             for task in finished:
                 batch = running.pop(task)
                 try:
-                    batch_result = task.result()
+                    results.append(task.result())
                 except Exception as exc:  # noqa: BLE001 — a worker died (OOM, a lost Ray node)
                     why = f"its worker failed: {type(exc).__name__}: {exc}"
-                    batch_result = BatchResult(
-                        [
-                            MatchOutcome(m.key, "error", reason=why, error_kind="setup")
-                            for m in batch
-                        ]
+                    results.append(
+                        BatchResult(
+                            [
+                                MatchOutcome(m.key, "error", reason=why, error_kind="setup")
+                                for m in batch
+                            ]
+                        )
                     )
-                await _store_batch(
-                    store, writer, loop, batch_result, budget, breakers, view, result
-                )
-                for outcome in batch_result.outcomes:
-                    observer.stored(view, outcome)
+            if results:
+                # Every batch that finished while the last write ran goes in one transaction
+                # (one commit, one statement per table): with the local backend's one-match
+                # batches the writes group themselves as the run speeds up.
+                await _store_batches(store, writer, loop, results, budget, breakers, view, result)
+                for batch_result in results:
+                    for outcome in batch_result.outcomes:
+                        observer.stored(view, outcome)
             now = time.monotonic()
             if finished or now - last_tick >= TICK_S:
                 last_tick = now
@@ -532,24 +538,26 @@ def _take(
     return batch
 
 
-async def _store_batch(
+async def _store_batches(
     store: Store,
     writer: ThreadPoolExecutor,
     loop: asyncio.AbstractEventLoop,
-    batch: BatchResult,
+    batches: list[BatchResult],
     budget: BudgetState,
     breakers: CircuitBreakers,
     view: RunView,
     result: RunResult,
 ) -> None:
-    """Write a batch's matches (on the writer thread, so the loop plays on meanwhile)."""
-    if batch.tally is not None:
-        view.tally.merge(batch.tally)
-    breakers.merge(batch.trips)
-    to_write = [o for o in batch.outcomes if o.prepared is not None]
+    """Write the batches' matches (on the writer thread, so the loop plays on meanwhile)."""
+    for batch in batches:
+        if batch.tally is not None:
+            view.tally.merge(batch.tally)
+        breakers.merge(batch.trips)
+    outcomes = [o for batch in batches for o in batch.outcomes]
+    to_write = [o.prepared for o in outcomes if o.prepared is not None]
     if to_write:
-        await loop.run_in_executor(writer, _write_all, store, [o.prepared for o in to_write])
-    for o in batch.outcomes:
+        await loop.run_in_executor(writer, _write_all, store, to_write)
+    for o in outcomes:
         o.prepared = None  # stored: a long run must not hold every match's rows
         result.outcomes.append(o)
         if o.status == "error":

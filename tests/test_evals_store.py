@@ -113,6 +113,53 @@ def test_telemetry_rows_cover_every_move(store_url: str) -> None:  # noqa: F811
     assert decision_values(m, rec)[0]["idx"] == 0
 
 
+def _rows_by_key(store) -> dict[str, tuple]:  # noqa: ANN001
+    """Every match's seat and decision rows, by key, without the row ids."""
+    out: dict[str, tuple] = {}
+    with store.engine.connect() as conn:
+        keys = dict(conn.execute(select(MatchRow.id, MatchRow.key)).all())
+        seats = conn.execute(select(MatchSeatRow.__table__)).mappings().all()
+        decisions = conn.execute(select(DecisionRow.__table__)).mappings().all()
+    for mid, key in keys.items():
+        out[key] = tuple(
+            sorted(
+                (
+                    tuple(sorted((k, v) for k, v in r.items() if k != "match_id"))
+                    for r in rows
+                    if r["match_id"] == mid
+                ),
+                key=repr,
+            )
+            for rows in (seats, decisions)
+        )
+    return out
+
+
+def test_a_batch_is_written_as_its_matches_one_by_one(tmp_path: Path) -> None:
+    """write_many inserts a batch with one statement per table: each match keeps its own seat
+    and decision rows and its record, as if written alone; a batch with a match done already
+    falls back to one transaction per match."""
+    suite = small_suite()
+    pairs = played()
+    plan = [m for m, _ in pairs]
+    prepared = [prepare_match(m, rec) for m, rec in pairs]
+    assert len(prepared) >= 4
+    one, many = open_store(tmp_path / "one.db"), open_store(tmp_path / "many.db")
+    for store in (one, many):
+        store.register_suite(suite, plan)
+    for p in prepared:
+        assert one.write_many([p]) == 1
+    assert many.write_many(prepared[:3]) == 3
+    # prepared[2] is done: the batch is written one by one, the others still go in
+    assert many.write_many(prepared[2:]) == len(prepared) - 3
+    assert counts(many) == counts(one)
+    assert _rows_by_key(many) == _rows_by_key(one)
+    for m, rec in pairs:
+        assert many.load_record(m.key, suite.name).model_dump() == rec.model_dump()
+    one.close()
+    many.close()
+
+
 def test_done_keys_are_unique_and_void_rows_stay_beside(store_url: str) -> None:  # noqa: F811
     suite = small_suite()
     (m, rec), (m2, rec2), *_ = played()

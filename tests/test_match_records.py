@@ -207,3 +207,91 @@ def test_rule_following_statistics_never_blame_the_transport(
     assert t.lost_to_provider == (1 if lost and how == "autopilot" else 0)
     bot = seat_totals(0, [m], "rule")
     assert bot.answered is None and bot.first_try_valid is None and bot.retries == 0
+
+
+def test_the_drivers_move_records_equal_validated_ones() -> None:
+    """The driver builds move records without validation (their fields come from it): each
+    must be the record validation gives — values, fields set, JSON — for bot decisions and
+    for decisions with telemetry."""
+    from bangarena.engine import GameConfig, new_game
+    from bangarena.harness.match import _move_record
+    from bangarena.harness.records import DecisionTelemetry
+
+    game = new_game(GameConfig(5), 3)
+    decision = game.decision
+    move = decision.moves[0].id
+    bot = _move_record(
+        4, decision.seat, decision, move, "chosen", None, "bot", 1e-7, 30.0, 0.0, None
+    )
+    want = MoveRecord(
+        index=4, seat=decision.seat, decision=decision.kind, legal=len(decision.moves), move=move,
+        how="chosen", autopilot_reason=None, chosen_by="bot", elapsed_s=0.0, time_limit_s=30.0,
+        credited_s=0.0, attempts=[],
+    )  # fmt: skip
+    assert bot == want and bot.model_fields_set == want.model_fields_set
+    assert bot.model_dump_json() == want.model_dump_json()
+    tel = DecisionTelemetry(
+        attempts=[
+            AttemptRecord(n=1, outcome="transport", started_s=0.0),
+            AttemptRecord(n=2, outcome="illegal", started_s=0.1),
+            AttemptRecord(n=3, outcome="ok", started_s=0.2),
+        ],
+        reason="why",
+        notes="n",
+        backoff_s=0.1234567,
+    )
+    ai = _move_record(
+        5, decision.seat, decision, move, "autopilot", "failures", "autopilot", 0.5, 30.0, 0.25,
+        tel,
+    )  # fmt: skip
+    want = MoveRecord.model_validate(
+        {
+            "index": 5, "seat": decision.seat, "decision": decision.kind,
+            "legal": len(decision.moves), "move": move, "how": "autopilot",
+            "autopilot_reason": "failures", "chosen_by": "autopilot", "elapsed_s": 0.5,
+            "time_limit_s": 30.0, "credited_s": 0.25, "attempts": tel.model_dump()["attempts"],
+            "retries": 1, "backoff_s": 0.123457, "reason": "why", "notes": "n",
+        }
+    )  # fmt: skip
+    assert ai == want and ai.model_fields_set == want.model_fields_set
+    assert ai.model_dump_json() == want.model_dump_json()
+    ai.retries = 7  # a record's own fields set: never shared with another record
+    assert "retries" in ai.model_fields_set and bot.model_fields_set == want.model_fields_set - {
+        "retries",
+        "backoff_s",
+        "reason",
+        "notes",
+    }
+
+
+def test_merged_totals_are_the_sums_of_their_parts() -> None:
+    """merge_totals (sums kept in locals) adds every counter, token count and time of its
+    parts, the rule-following ones only from the parts that have them, and recomputes the
+    rates."""
+    from bangarena.harness.records import SeatTotals, TokenUsage, merge_totals
+
+    model = SeatTotals(
+        seat=0, decisions=10, answered=9, first_try_valid=6, attempts=14, retries=4,
+        autopilot_moves=2, autopilot={"failures": 1, "transport": 1}, lost_to_provider=1,
+        failures={"illegal": 3, "unparsable": 1}, cost_usd=0.5, latency_s=7.0, backoff_s=1.5,
+        credited_s=0.5, elapsed_s=9.0,
+        usage=TokenUsage(input_tokens=100, output_tokens=20, reasoning_tokens=5,
+                         cached_tokens=40, cache_write_tokens=3),
+    )  # fmt: skip
+    bot = SeatTotals(seat=1, decisions=30, autopilot_moves=1, autopilot={"timeout": 1},
+                     elapsed_s=0.25)  # fmt: skip
+    other = model.model_copy(deep=True, update={"seat": 2, "answered": 1, "first_try_valid": 1})
+    t = merge_totals([model, bot, other])
+    assert t.seat is None
+    assert (t.decisions, t.attempts, t.autopilot_moves, t.lost_to_provider) == (50, 28, 5, 2)
+    assert t.autopilot == {"failures": 2, "transport": 2, "timeout": 1}
+    assert (t.answered, t.first_try_valid, t.retries) == (10, 7, 8)
+    assert t.failures["illegal"] == 6 and t.failures["unparsable"] == 2
+    assert t.usage == TokenUsage(input_tokens=200, output_tokens=40, reasoning_tokens=10,
+                                 cached_tokens=80, cache_write_tokens=6)  # fmt: skip
+    assert t.cost_usd == 1.0 and t.latency_s == 14.0 and t.elapsed_s == 18.25
+    assert (t.backoff_s, t.credited_s) == (3.0, 1.0)
+    assert t.first_try_valid_rate == 0.7 and t.mean_latency_s == 0.5
+    bots_only = merge_totals([bot, bot])
+    assert bots_only.answered is None and bots_only.first_try_valid_rate is None
+    assert bots_only.cost_usd is None and bots_only.mean_latency_s is None

@@ -252,7 +252,7 @@ class Store:
         """Insert a prepared match (see :meth:`write_match`)."""
         try:
             with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
-                self._insert_prepared(conn, prepared)
+                self._insert_prepared(conn, [prepared])
         except IntegrityError:
             if prepared.status == "done" and prepared.key in self.done_keys(prepared.suite):
                 return False
@@ -260,32 +260,40 @@ class Store:
         return True
 
     def write_many(self, prepared: Sequence[PreparedMatch]) -> int:
-        """Insert prepared matches in one transaction (a batch costs one commit, not one per
-        match; a crash keeps none of them, so none is half-written). If one of them is done
-        already, they are written one by one instead. Returns how many were written."""
+        """Insert prepared matches in one transaction (a batch costs one commit and one
+        statement per table, not one per match; a crash keeps none of them, so none is
+        half-written). If one of them is done already, they are written one by one instead.
+        Returns how many were written."""
         if len(prepared) <= 1:
             return sum(self.write_prepared(p) for p in prepared)
         try:
             with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
-                for p in prepared:
-                    self._insert_prepared(conn, p)
+                self._insert_prepared(conn, prepared)
         except IntegrityError:
             return sum(self.write_prepared(p) for p in prepared)
         return len(prepared)
 
-    def _insert_prepared(self, conn: Connection, prepared: PreparedMatch) -> None:
-        sid = self._require(prepared.suite)
-        values = {**prepared.match, "suite_id": sid, "stored_at": datetime.now(UTC)}
+    def _insert_prepared(self, conn: Connection, prepared: Sequence[PreparedMatch]) -> None:
+        now = datetime.now(UTC)
+        values = [
+            {**p.match, "suite_id": self._require(p.suite), "stored_at": now} for p in prepared
+        ]
         matches = MatchRow.__table__
-        # Core inserts, one executemany per table, the decisions through the driver: the
-        # ORM's bulk path costs more than the match itself for a bot game.
-        match_id = conn.execute(insert(matches).returning(matches.c.id), values).scalar_one()
+        # Core inserts, one statement per table for the whole batch (the match rows through
+        # insertmanyvalues with their ids back in order), the decisions through the driver:
+        # per-statement overhead costs more than a bot game's rows.
+        if len(values) == 1:
+            ids = [conn.execute(insert(matches).returning(matches.c.id), values[0]).scalar_one()]
+        else:
+            returning = insert(matches).returning(matches.c.id, sort_by_parameter_order=True)
+            ids = list(conn.execute(returning, values).scalars())
         conn.execute(
             insert(MatchSeatRow.__table__),
-            [{**s, "match_id": match_id} for s in prepared.seats],
+            [{**s, "match_id": mid} for p, mid in zip(prepared, ids, strict=True) for s in p.seats],
         )
-        if prepared.decisions:
-            self._insert_decisions(conn, [(match_id, *t[1:]) for t in prepared.decisions])
+        rows = [(mid, *t[1:]) for p, mid in zip(prepared, ids, strict=True) for t in p.decisions]
+        if rows:
+            self._insert_decisions(conn, rows)
 
     def _insert_decisions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         cols = ", ".join(DECISION_COLUMNS)
