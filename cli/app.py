@@ -181,6 +181,13 @@ class LazyGroup(TyperGroup):
         except typer.Abort:
             typer.echo("aborted", err=True)
             sys.exit(1)
+        except ImportError as e:
+            # BANGARENA_ENGINE=compiled with a missing or stale build: one line that says how to
+            # rebuild (matched by name: importing the engine here would slow every start-up).
+            if type(e).__name__ != "CompiledBuildError":
+                raise
+            typer.echo(f"error: {one_line(str(e))}", err=True)
+            sys.exit(EXIT_USAGE)
         except OSError as e:
             # What a command did not expect of the system (a full disk, a closed stream):
             # still one line, not a traceback.

@@ -124,10 +124,13 @@ def test_a_package_left_pure_in_the_build_stays_pure(
     assert activate("bangarena.harness.bots", HERE) is False
 
 
-def test_simulate_reports_a_missing_build_on_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command", [["simulate", "--games", "1"], ["play", "--seats", "4", "--fill", "random"]]
+)
+def test_a_missing_build_is_one_line_in_every_command(tmp_path: Path, command: list[str]) -> None:
     env = dict(os.environ, **{ENV: "compiled", BUILD_DIR_ENV: str(tmp_path)})
     done = subprocess.run(
-        [sys.executable, "-m", "bangarena.cli", "simulate", "--games", "1"],
+        [sys.executable, "-m", "bangarena.cli", *command],
         env=env,
         capture_output=True,
         text=True,
