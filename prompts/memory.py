@@ -22,6 +22,15 @@ class PromptMemory:
     attacks: dict[tuple[int, int], int] = field(default_factory=dict)
     kills: list[tuple[int, int | None]] = field(default_factory=list)
     decisions: int = 0
+    # Caches of rendered text, not memory: most decisions change neither the summary nor most
+    # table lines, and re-rendering them was half of a turn prompt's cost. ``summary_text``:
+    # (catalog, line) until an attack or an elimination; ``player_lines``: per seat
+    # (PlayerView, catalog, line), reused while the view hands out the same PlayerView object
+    # (views are read-only and share a seat's unchanged PlayerViews between successive views).
+    summary_text: tuple[Catalog, str] | None = field(default=None, repr=False, compare=False)
+    player_lines: dict[int, tuple[Any, Catalog, str]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def observe(self, events: Iterable[dict[str, Any]], cat: Catalog) -> tuple[list[str], int]:
         """Take the events since the previous call; returns (the last event lines, how many
@@ -31,8 +40,10 @@ class PromptMemory:
             pair = hostile_target(e)
             if pair is not None:
                 self.attacks[pair] = self.attacks.get(pair, 0) + 1
+                self.summary_text = None
             elif e["kind"] == "eliminated":
                 self.kills.append((e["seat"], e["killer"]))
+                self.summary_text = None
             line = event_line(e, cat)
             if line is not None:
                 lines.append(line)
@@ -44,6 +55,14 @@ class PromptMemory:
         """One line: attack counts by pair (``#0→2×3,5``: seat 0 attacked seat 2 three times and
         seat 5 once) and eliminations (empty before anything happened).
         Bounded by the number of seat pairs."""
+        kept = self.summary_text
+        if kept is not None and kept[0] is cat:
+            return kept[1]
+        text = self._summary(cat)
+        self.summary_text = (cat, text)
+        return text
+
+    def _summary(self, cat: Catalog) -> str:
         items = []
         if self.attacks:
             by: dict[int, list[str]] = {}

@@ -118,6 +118,21 @@ def render_system(
     )
 
 
+def _table(view: SeatView, cat: Catalog, memory: PromptMemory) -> list[str]:
+    """The table's lines, each rendered again only when its PlayerView is a new object."""
+    kept = memory.player_lines
+    lines = []
+    for i, p in enumerate(view.players):
+        hit = kept.get(i)
+        if hit is not None and hit[0] is p and hit[1] is cat:
+            lines.append(hit[2])
+            continue
+        line = _player_line(view, i, cat)
+        kept[i] = (p, cat, line)
+        lines.append(line)
+    return lines
+
+
 def _player_line(view: SeatView, i: int, cat: Catalog) -> str:
     t = cat.turn
     p = view.players[i]
@@ -295,7 +310,7 @@ def turn_context(
     return {
         "t": t,
         "header": header,
-        "table": [_player_line(view, i, cat) for i in range(len(view.players))],
+        "table": _table(view, cat, memory),
         "hand": _hand(view, cat),
         "named": named,
         "summary": memory.summary(cat),

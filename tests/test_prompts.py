@@ -176,3 +176,33 @@ def test_system_prompt_is_fixed_for_a_seat_and_carries_role_and_contract(lang: s
         if game.to_move == seat:
             assert render_system(game.view(seat), lang, answer_mode="tool", notes=True) == first
         game.apply_fast(game.legal_moves[rnd.randrange(len(game.legal_moves))])
+
+
+@pytest.mark.parametrize(
+    ("seats", "mode", "lang"), [(7, "classic", "en"), (5, "double_agent", "pt")]
+)
+def test_cached_table_lines_and_summary_equal_fresh_ones(seats: int, mode: str, lang: str) -> None:
+    """The memory's rendered-text caches (table lines per PlayerView, the summary until an
+    attack or an elimination) give the very prompt a memory without them renders."""
+    from bangarena.harness.bots import make_bot
+
+    for seed in range(3):
+        game = new_game(GameConfig(seats, mode), seed)
+        bots = [make_bot("rule", seed * 100 + s, s) for s in range(seats)]
+        cursors = [0] * seats
+        cached = [PromptMemory() for _ in range(seats)]
+        fresh = [PromptMemory() for _ in range(seats)]
+        hits = 0
+        while not game.over:
+            decision = game.decision
+            seat = decision.seat
+            view = game.view(seat, since=cursors[seat])
+            cursors[seat] = view.cursor
+            before = dict(cached[seat].player_lines)
+            got = render_turn(view, decision, cached[seat], lang)
+            hits += sum(1 for i, p in enumerate(view.players) if before.get(i, (None,))[0] is p)
+            fresh[seat].player_lines.clear()
+            fresh[seat].summary_text = None
+            assert got == render_turn(view, decision, fresh[seat], lang)
+            game.apply(seat, bots[seat].choose(view, decision))
+        assert hits > 0  # the cache was used, not only filled
