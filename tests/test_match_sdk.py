@@ -220,7 +220,9 @@ async def test_a_provider_that_dies_mid_match_is_autopiloted(monkeypatch) -> Non
     fake = FakeServer("openai", FakeBehaviour(seed=5))
     await fake.__aenter__()
     seat = model_seat(fake.spec("m"), 0)
-    settings = MatchSettings(seats=4, seed=9, model_time_per_move_s=0.6, grace_s=0.3)
+    # 1 s a move: the SDK's first call in a fresh process (its lazily built response types)
+    # takes about half a second, which a shorter clock would count as a timeout.
+    settings = MatchSettings(seats=4, seed=9, model_time_per_move_s=1.0, grace_s=0.3)
     task = asyncio.create_task(run_match(settings, table(4, {0: seat}, 9)))
     while len(fake.requests) < 6:
         await asyncio.sleep(0.01)
@@ -232,6 +234,11 @@ async def test_a_provider_that_dies_mid_match_is_autopiloted(monkeypatch) -> Non
     assert alive >= 6 and all(m.how == "chosen" and m.retries == 0 for m in mine[:alive])
     assert len(fake.requests) == alive  # every request that reached it was answered
     dead = mine[alive:]
+    # On a loaded machine the decision in flight while the server shuts down can end on its
+    # clock (the connection was taken, no reply came): a timeout, which does not count towards
+    # the seat's down streak. Every later one fails on the transport.
+    if dead and dead[0].how == "autopilot" and dead[0].autopilot_reason == "timeout":
+        dead = dead[1:]
     assert dead and all(m.how == "autopilot" and m.autopilot_reason == "transport" for m in dead)
     assert all(
         a.outcome == "transport" and "connection" in a.detail for m in dead for a in m.attempts
