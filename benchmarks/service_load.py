@@ -47,6 +47,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -217,6 +218,22 @@ async def bare_load(pid: int, base: str, clients: int, seconds: float) -> Tally:
 LINEUP = [remote("load"), bot("random"), bot("random"), bot("random"), bot("random")]
 
 
+async def random_move(
+    seat: AsyncSeatClient, decision: Any, rng: random.Random, tally: Tally
+) -> None:
+    """Answer ``decision`` with a random legal move, timed into ``tally`` (a stale decision or
+    an ended match is a normal answer under load; a transport failure is counted apart)."""
+    t = time.perf_counter()
+    try:
+        await seat.move(decision.decision_id, rng.choice(decision.move_ids))
+    except (StaleDecision, MatchOver):
+        pass
+    except TransportError:
+        tally.fail("move")
+        return
+    tally.add("move", time.perf_counter() - t)
+
+
 async def service_load(
     pid: int, base: str, admin_token: str, clients: int, seconds: float, time_per_move: float
 ) -> Tally:
@@ -259,15 +276,7 @@ async def service_load(
                 tally.add("poll", time.perf_counter() - t)
                 if decision is None:
                     continue
-                t = time.perf_counter()
-                try:
-                    await seat.move(decision.decision_id, rng.choice(decision.move_ids))
-                except (StaleDecision, MatchOver):
-                    pass
-                except TransportError:
-                    tally.fail("move")
-                    continue
-                tally.add("move", time.perf_counter() - t)
+                await random_move(seat, decision, rng, tally)
             await seat.aclose()
 
         await asyncio.gather(*(one(s) for s in seats))
@@ -318,15 +327,7 @@ async def all_remote_load(
                 tally.add("poll", time.perf_counter() - t)
                 if decision is None:
                     continue
-                t = time.perf_counter()
-                try:
-                    await seat.move(decision.decision_id, rng.choice(decision.move_ids))
-                except (StaleDecision, MatchOver):
-                    pass
-                except TransportError:
-                    tally.fail("move")
-                    continue
-                tally.add("move", time.perf_counter() - t)
+                await random_move(seat, decision, rng, tally)
 
         async def table(seats: list[AsyncSeatClient]) -> None:
             while True:
