@@ -17,6 +17,12 @@ the paired win-rate difference with its 95 % interval (mean ± 1.96 standard err
 per-deal differences) and the search bot's CPU time per decision (mean and worst):
 
     python benchmarks/bot_strength.py --deals 500 --sims 50 --workers 2 [--seats 5]
+           [--pairs pairs.jsonl]
+
+With ``--pairs FILE`` every finished pair is appended to FILE as one JSON line as soon as it
+ends, and pairs already in FILE (same seats, mode, sims, seed and team) are not played again:
+a long run that is stopped resumes where it was, and the table covers every pair in FILE. Deals
+run in seed order with the three teams interleaved, so a run cut short stays balanced.
 """
 
 from __future__ import annotations
@@ -74,11 +80,18 @@ def main() -> None:
     )
     ap.add_argument("--sims", type=int, default=50, help="search bot: simulations per decision")
     ap.add_argument("--workers", type=int, default=1, help="search bot: worker processes")
+    ap.add_argument(
+        "--pairs", default=None, help="search bot: append finished pairs here and resume from it"
+    )
     args = ap.parse_args()
     if args.deals > 0:
         # the issue's table is 5 seats: the rule tables' default list does not apply here
         seats = 5 if args.seats == ap.get_default("seats") else int(args.seats.split(",")[0])
-        print(search_strength(seats, args.mode, args.deals, args.seed, args.sims, args.workers))
+        print(
+            search_strength(
+                seats, args.mode, args.deals, args.seed, args.sims, args.workers, args.pairs
+            )
+        )
         return
     seat_counts = [s.strip() for s in args.seats.split(",")]
     raw: dict[str, dict] = {}
@@ -197,25 +210,75 @@ def duplicate_pair(seats: int, mode: str, seed: int, team: str, sims: int) -> di
     return out
 
 
+def _keep(done: dict, r: dict, seats: int, mode: str, sims: int, sink) -> None:
+    r.update(seats=seats, mode=mode, sims=sims)
+    done[_pair_key(seats, mode, sims, r["seed"], r["team"])] = r
+    if sink is not None:
+        sink.write(json.dumps(r) + "\n")
+        sink.flush()
+
+
 def _pair_task(task: tuple) -> dict:
     with batch_gc():
         return duplicate_pair(*task)
 
 
-def search_strength(seats: int, mode: str, deals: int, seed: int, sims: int, workers: int) -> str:
+def _pair_key(seats: int, mode: str, sims: int, seed: int, team: str) -> tuple:
+    return (seats, mode, sims, seed, team)
+
+
+def _load_pairs(path: str | None) -> dict[tuple, dict]:
+    """The pairs already played and appended to ``path`` (a missing file holds none; a line
+    cut by a stop mid-write is ignored)."""
+    done: dict[tuple, dict] = {}
+    if path is None:
+        return done
+    try:
+        with open(path) as f:
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                done[_pair_key(r["seats"], r["mode"], r["sims"], r["seed"], r["team"])] = r
+    except FileNotFoundError:
+        pass
+    return done
+
+
+def search_strength(
+    seats: int,
+    mode: str,
+    deals: int,
+    seed: int,
+    sims: int,
+    workers: int,
+    pairs_path: str | None = None,
+) -> str:
     """The paired duplicate-deal table of the search bot against the rule bot (Markdown)."""
-    tasks = [(seats, mode, seed + k, team, sims) for team in TEAM_CHOICES for k in range(deals)]
+    done = _load_pairs(pairs_path)
+    wanted = [(seats, mode, seed + k, team, sims) for k in range(deals) for team in TEAM_CHOICES]
+    tasks = [t for t in wanted if _pair_key(t[0], t[1], t[4], t[2], t[3]) not in done]
     t0 = time.perf_counter()
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_pair_task, tasks, chunksize=4))
-    else:
-        results = [_pair_task(t) for t in tasks]
+    sink = open(pairs_path, "a") if pairs_path else None  # noqa: SIM115 - closed below
+    try:
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                for r in pool.map(_pair_task, tasks, chunksize=1):
+                    _keep(done, r, seats, mode, sims, sink)
+        else:
+            for t in tasks:
+                _keep(done, _pair_task(t), seats, mode, sims, sink)
+    finally:
+        if sink is not None:
+            sink.close()
     wall = time.perf_counter() - t0
+    results = [done[_pair_key(t[0], t[1], t[4], t[2], t[3])] for t in wanted]
     lines = [
         f"search:sims={sims} in one seat, rule bots elsewhere, against the same deals with the "
         f"rule bot in that seat: {seats} seats, {mode}, {deals} paired deals per team (seeds "
-        f"{seed}..{seed + deals - 1}), {wall:.0f} s wall with {workers} worker(s)\n",
+        f"{seed}..{seed + deals - 1}), {wall:.0f} s wall with {workers} worker(s) for the "
+        f"{len(tasks)} pairs not already in the pairs file\n",
         "| team | search seat's team wins | rule seat's team wins | paired difference "
         "[95 % interval] | above 0 | CPU s/decision (mean, worst) | search decisions |",
         "| --- | --- | --- | --- | --- | --- | --- |",

@@ -14,7 +14,9 @@
 - **models**: N concurrent all-model seven-seat matches whose seats talk through the real
   OpenAI SDK to a loopback fake server (its own process) that answers after 1 s: model
   decisions per second over a steady window, p50 decision latency, CPU per decision, for the
-  SDK's aiohttp transport and for httpx.
+  SDK's aiohttp transport and for httpx; then the SDK alone (the same ``client.post`` a model
+  seat makes, N loops at once, same server, a real decision's prompts and schema) and the
+  harness's own CPU per decision as a share of the SDK's per-call CPU (``harness_share``).
 - **memory**: live seven-seat matches with transcripts (scripted seats, held at their end, the
   heaviest moment), with and without the runner's written-out decisions; bytes per stored
   match and store time per match.
@@ -251,7 +253,79 @@ async def model_window(n: int, seconds: float, port: int, warmup: float) -> dict
     }
 
 
+def _sample_request() -> tuple[str, str, dict[str, Any]]:
+    """A real decision's system prompt, turn prompt and answer schema (a 7-seat rule-bot game's
+    first decision of seat 0 past the deal): what the bare SDK calls send."""
+    from bangarena.engine import GameConfig, new_game
+    from bangarena.harness.decision_payload import constrained_schema
+    from bangarena.prompts.memory import PromptMemory
+    from bangarena.prompts.render import render_system, render_turn
+
+    game = new_game(GameConfig(seats=7), 3)
+    while game.decision.seat != 0:
+        game.apply(game.decision.seat, game.decision.ids[0])
+    view, decision = game.view(0), game.decision
+    turn = render_turn(view, decision, PromptMemory())
+    return render_system(view), turn, constrained_schema(decision.ids)
+
+
+async def sdk_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
+    """The SDK alone: ``n`` loops of the call a model seat makes (``client.post`` to
+    ``/chat/completions`` with the same kind of body, through the same shared client), no
+    match, no prompt, no record: its CPU per call is the denominator of the harness's share."""
+    from openai.types.chat import ChatCompletion
+
+    from bangarena.harness.providers.openai_provider import make_openai_client
+    from bangarena.harness.providers.sdk_client import http_transport
+
+    system, turn, schema = _sample_request()
+    client = make_openai_client(
+        http_transport(), base_url=f"http://127.0.0.1:{port}/v1", api_key="x", max_retries=0
+    )
+    calls = 0
+
+    async def loop() -> None:
+        nonlocal calls
+        while True:
+            body = {
+                "messages": [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": turn},
+                ],
+                "model": "bench",
+                "max_tokens": 400,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "answer", "schema": schema, "strict": True},
+                },
+            }
+            await client.post(
+                "/chat/completions",
+                body=body,
+                cast_to=ChatCompletion,
+                options={"timeout": 30.0, "security": {"bearer_auth": True}},
+            )
+            calls += 1
+
+    tasks = [asyncio.ensure_future(loop()) for _ in range(n)]
+    await asyncio.sleep(warmup)
+    t0, c0, k0 = time.monotonic(), time.process_time(), calls
+    await asyncio.sleep(seconds)
+    t1, c1, k1 = time.monotonic(), time.process_time(), calls
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await client.close()
+    return {
+        "calls_per_s": round((k1 - k0) / (t1 - t0), 1),
+        "cpu_ms_per_call": round((c1 - c0) / max(1, k1 - k0) * 1000, 3),
+    }
+
+
 def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
+    """Per transport: the model matches' window, the bare SDK's window at the same concurrency
+    against the same server, and the harness's own CPU per decision as a share of the SDK's
+    (``harness_share``: (CPU per model decision − SDK CPU per call) / SDK CPU per call)."""
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER, str(latency)], stdout=subprocess.PIPE, text=True
     )
@@ -261,7 +335,17 @@ def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
         for transport in ("aiohttp", "httpx"):
             os.environ["BANGARENA_HTTP_TRANSPORT"] = transport
             with batch_gc():
-                out[transport] = asyncio.run(model_window(n, seconds, port, warmup=5.0))
+                figures = asyncio.run(model_window(n, seconds, port, warmup=5.0))
+                sdk = asyncio.run(sdk_window(n, seconds, port, warmup=3.0))
+            figures["sdk_alone"] = sdk
+            per_call = sdk["cpu_ms_per_call"]
+            figures["harness_cpu_ms_per_decision"] = round(
+                figures["cpu_ms_per_decision"] - per_call, 3
+            )
+            figures["harness_share"] = round(
+                (figures["cpu_ms_per_decision"] - per_call) / per_call, 3
+            )
+            out[transport] = figures
         os.environ.pop("BANGARENA_HTTP_TRANSPORT", None)
         return out
     finally:
