@@ -2,6 +2,7 @@
 decision" rate, in the same run and over the same deals (CPU time, one core).
 
 Usage: python benchmarks/rl_env_speed.py [--games 200] [--seats 5] [--mode classic]
+                                         [--expansions armed_dangerous]
 
 The engine loop: per decision one ``game.view(seat, since=cursor)`` and a uniformly random
 legal move. The environment loop: ``agent_iter`` / ``last()`` (the encoded observation and the
@@ -40,9 +41,9 @@ def engine_loop(config: GameConfig, seeds: list[int]) -> tuple[int, float]:
     return decisions, time.process_time() - t0
 
 
-def env_loop(seats: int, mode: str, games: int, seed: int) -> tuple[int, float]:
+def env_loop(config: GameConfig, games: int, seed: int) -> tuple[int, float]:
     """(steps of live agents, CPU seconds) of random masked games in the environment."""
-    e = make_env(seats, mode, seed=seed)
+    e = make_env(config.seats, config.mode, seed=seed, expansions=config.expansions)
     chooser = random.Random(seed)
     steps = 0
     t0 = time.process_time()
@@ -65,8 +66,10 @@ def main() -> None:
     ap.add_argument("--seats", type=int, default=5)
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--expansions", default="", help="comma-separated, e.g. armed_dangerous")
     args = ap.parse_args()
-    config = GameConfig(args.seats, args.mode)
+    expansions = tuple(n for n in args.expansions.split(",") if n)
+    config = GameConfig(args.seats, args.mode, expansions=expansions)
     with batch_gc():
         engine_loop(config, [0, 1, 2])  # warm the interned moves and shared event forms
         # Interleaved in chunks of 10 games (a neighbour's load on a shared machine hits both
@@ -79,10 +82,13 @@ def main() -> None:
             deals = random.Random(args.seed + at)
             n, t = engine_loop(config, [deals.getrandbits(64) for _ in range(count)])
             n_eng, t_eng = n_eng + n, t_eng + t
-            n, t = env_loop(args.seats, args.mode, count, args.seed + at)
+            n, t = env_loop(config, count, args.seed + at)
             n_env, t_env = n_env + n, t_env + t
     r_eng, r_env = n_eng / t_eng, n_env / t_env
-    print(f"{args.games} games, {args.seats} seats, {args.mode} (CPU time, one core)")
+    table = f"{args.games} games, {args.seats} seats, {args.mode}"
+    if expansions:
+        table += f", {'+'.join(expansions)}"
+    print(f"{table} (CPU time, one core)")
     print(f"engine, random moves with a view per decision: {r_eng:,.0f} decisions/s")
     print(f"AEC env, random masked policy:                 {r_env:,.0f} steps/s")
     print(f"ratio: {100 * r_env / r_eng:.0f} % (target ≥ 60 %)")

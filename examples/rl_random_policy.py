@@ -1,6 +1,7 @@
 """A random masked policy in the PettingZoo environment: 1,000 games, no training.
 
     python examples/rl_random_policy.py [--games 1000] [--seats 5] [--mode classic] [--seed 0]
+                                        [--expansions armed_dangerous]
 
 Each agent picks uniformly among the actions its mask allows (what a learning agent would
 sample from before training); the script prints the outcomes per team and the mean return per
@@ -24,8 +25,10 @@ def main() -> None:
     ap.add_argument("--seats", type=int, default=5)
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--expansions", default="", help="comma-separated, e.g. armed_dangerous")
     args = ap.parse_args()
-    e = env(args.seats, args.mode, seed=args.seed)
+    expansions = [n for n in args.expansions.split(",") if n]
+    e = env(args.seats, args.mode, seed=args.seed, expansions=expansions)
     policy = np.random.default_rng(args.seed)
     outcomes: Counter[str] = Counter()
     returns: dict[str, list[float]] = {}
@@ -45,7 +48,10 @@ def main() -> None:
             steps += 1
         outcomes[e.unwrapped.game.state.winning_team] += 1
     dt = time.perf_counter() - t0
-    print(f"{args.games} games, {args.seats} seats, {args.mode}: {steps} steps in {dt:.1f} s "
+    table = f"{args.games} games, {args.seats} seats, {args.mode}"
+    if expansions:
+        table += f", {'+'.join(expansions)}"
+    print(f"{table}: {steps} steps in {dt:.1f} s "
           f"({steps / dt:,.0f} steps/s)")  # fmt: skip
     for team, n in sorted(outcomes.items()):
         print(f"  {team:<9} {n:5d} ({100 * n / args.games:.1f} %)")

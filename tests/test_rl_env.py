@@ -198,14 +198,31 @@ def test_reset_seed_fixes_the_deals_and_render_is_text() -> None:
     assert isinstance(out, str) and "seat 4" in out and "round 1" in out
 
 
-def test_docs_research_holds_the_generated_tables() -> None:
+@pytest.mark.parametrize("expansions", [(), ("armed_dangerous",)])
+def test_docs_research_holds_the_generated_tables(expansions: tuple[str, ...]) -> None:
     from pathlib import Path
 
     from bangarena.harness.rl.spec_doc import actions_markdown, encoding_markdown
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text("utf-8")
-    assert encoding_markdown() in doc, "docs/research.md: regenerate the encoding table"
-    assert actions_markdown() in doc, "docs/research.md: regenerate the action table"
+    what = f"docs/research.md ({expansions or 'base'}): regenerate"
+    assert encoding_markdown(expansions) in doc, f"{what} the encoding table"
+    assert actions_markdown(expansions) in doc, f"{what} the action table"
+
+
+def test_the_base_enumeration_and_encoding_are_frozen() -> None:
+    """Trained policies read these indexes: an expansion (or anything else) may append to its
+    own enumeration and encoding, never move the base ones."""
+    import hashlib
+
+    ids = action_ids()
+    assert len(ids) == 201
+    digest = hashlib.sha256("\n".join(ids).encode()).hexdigest()
+    assert digest == "1a0e042f5bf174249cc5783325d1e13bd0b464a013fd2941714b680f9fc0074d"
+    assert observation_size() == 473
+    layout = repr([(f.name, f.offset, f.size, f.high, f.labels) for f in encoding_spec()])
+    digest = hashlib.sha256(layout.encode()).hexdigest()
+    assert digest == "4fa8ecd1bf1875d501d9e4249ed993a33b008e2341b07c87e07768cd08f085c7"
 
 
 def test_the_random_policy_example_runs(tmp_path) -> None:

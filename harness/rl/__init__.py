@@ -9,6 +9,7 @@ importing this package without them raises ImportError naming the extra. The act
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .actions import action_ids, action_index, action_table
@@ -23,12 +24,17 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
 
 
 def env(
-    seats: int = 5, mode: str = "classic", seed: int | None = None, **options: Any
+    seats: int = 5,
+    mode: str = "classic",
+    seed: int | None = None,
+    expansions: Sequence[str] = (),
+    **options: Any,
 ) -> BangArenaEnv:
     """A new AEC environment: ``seats`` 4–8, a mode of rules.json, ``seed`` for the sequence of
-    deals (None: fresh entropy); ``options``: ``max_rounds`` (the round cap, 40),
-    ``render_mode`` (``"ansi"`` or ``"human"``)."""
-    return BangArenaEnv(seats=seats, mode=mode, seed=seed, **options)
+    deals (None: fresh entropy), ``expansions`` the game's (``("armed_dangerous",)``: Armed &
+    Dangerous games, with that enumeration and encoding); ``options``: ``max_rounds`` (the round
+    cap, 40), ``render_mode`` (``"ansi"`` or ``"human"``)."""
+    return BangArenaEnv(seats=seats, mode=mode, seed=seed, expansions=expansions, **options)
 
 
 __all__ = [

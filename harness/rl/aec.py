@@ -11,6 +11,9 @@
 - **Rewards** by faction outcome, when the game ends: +1 to every seat of the winning team
   (eliminated deputies and outlaws included), −1 to every other seat. The round cap is a draw:
   reward 0 and ``truncations`` True for everyone; any other end sets ``terminations``.
+- ``expansions=("armed_dangerous",)`` deals expansion games: the action space is the
+  expansion's enumeration (the base one, then the expansion's ids) and the observation its
+  encoding (the base layout, then the expansion's block).
 - ``reset(seed=)`` deals ``new_game(config, game_seed)`` where ``game_seed`` is drawn from a
   ``random.Random(seed)`` kept by the environment (``reset()`` without a seed deals the next
   one), so a seed fixes the sequence of deals.
@@ -21,6 +24,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -37,21 +41,24 @@ from .render import render_view
 ENV_NAME = "bangarena_v0"
 
 
-# Legal-move sets recur (the same hand, the same targets), so each one's mask and id -> move
-# table is built once per process. Masks are shared and read-only.
-_LEGAL: dict[tuple[str, ...], tuple[np.ndarray, dict[str, Move], tuple[int, ...]]] = {}
+# Legal-move sets recur (the same hand, the same targets), so each one's mask and action
+# indexes are built once per process, per enumeration (a mask's length is its enumeration's).
+# Masks are shared and read-only.
+_Legal = dict[tuple[str, ...], tuple[np.ndarray, tuple[int, ...]]]
+_LEGAL: dict[tuple[str, ...], _Legal] = {}
 _LEGAL_CAP = 100_000
 
 
 def _legal_entry(
     moves: tuple[Move, ...], index: dict[str, int]
-) -> tuple[np.ndarray, dict[str, Move], tuple[int, ...]]:
-    actions = tuple(index[m.id] for m in moves)
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """(the mask, the moves' action indexes in engine order) of one legal-move set."""
+    actions = tuple([index[m.id] for m in moves])
     buf = bytearray(len(index))
     for i in actions:
         buf[i] = 1
     mask = np.frombuffer(bytes(buf), dtype=np.int8)  # read-only: it is shared
-    return mask, {m.id: m for m in moves}, actions
+    return mask, actions
 
 
 class IllegalAction(ValueError):
@@ -70,22 +77,26 @@ class BangArenaEnv(AECEnv):
         seed: int | None = None,
         max_rounds: int = 40,
         render_mode: str | None = None,
+        expansions: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        self.config = GameConfig(seats=seats, mode=mode, max_rounds=max_rounds)
+        # GameConfig checks the names (a bare string is refused, not split into letters).
+        self.config = GameConfig(seats, mode, max_rounds, expansions)  # type: ignore[arg-type]
+        key = self.config.expansions
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(seats)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        self._ids = action_ids()
-        self._index = action_index()
-        n_obs = observation_size(max_rounds)
+        self._ids = action_ids(key)
+        self._index = action_index(key)
+        self._legal = _LEGAL.setdefault(key, {})
+        n_obs = observation_size(max_rounds, key)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
                     low=np.zeros(n_obs, dtype=np.float32),
-                    high=observation_high(max_rounds),
+                    high=observation_high(max_rounds, key),
                     dtype=np.float32,
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(len(self._ids),), dtype=np.int8),
@@ -117,10 +128,13 @@ class BangArenaEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._encoders = [Encoder(self.config.max_rounds) for _ in self.agents]
+        self._encoders = [
+            Encoder(self.config.max_rounds, self.config.expansions) for _ in self.agents
+        ]
         self._cursors = [0] * len(self.agents)
         self._current: tuple[int, SeatView, np.ndarray] | None = None
-        self._moves: dict[str, Any] = {}
+        self._moves: tuple[Move, ...] = ()
+        self._actions: tuple[int, ...] = ()
         self._next_decision()
 
     def _next_decision(self) -> None:
@@ -132,17 +146,19 @@ class BangArenaEnv(AECEnv):
         view = game.view(seat, since=self._cursors[seat])
         self._cursors[seat] = view.cursor
         ids = tuple([m.id for m in d.moves])
-        legal = _LEGAL.get(ids)
+        cache = self._legal
+        legal = cache.get(ids)
         if legal is None:
             legal = _legal_entry(d.moves, self._index)
-            if len(_LEGAL) >= _LEGAL_CAP:  # a bound on memory: the sets met again soon return
-                _LEGAL.clear()
-            _LEGAL[ids] = legal
-        self._moves = legal[1]
+            if len(cache) >= _LEGAL_CAP:  # a bound on memory: the sets met again soon return
+                cache.clear()
+            cache[ids] = legal
+        self._moves = d.moves
+        self._actions = actions = legal[1]
         self._current = (seat, view, legal[0])
         agent = self.possible_agents[seat]
         self.agent_selection = agent
-        self.infos[agent] = {"view": view, "legal_ids": ids, "legal_actions": legal[2]}
+        self.infos[agent] = {"view": view, "legal_ids": ids, "legal_actions": actions}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
@@ -165,11 +181,11 @@ class BangArenaEnv(AECEnv):
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for finished agents")
         try:
-            move = self._moves[self._ids[int(action)]]
-        except (IndexError, KeyError):
+            # the legal actions are the moves' indexes in engine order: one C-level scan
+            move = self._moves[self._actions.index(int(action))]
+        except ValueError:
             raise IllegalAction(
-                f"action {action!r} is not legal for {agent}: legal "
-                f"{[self._index[m] for m in self._moves]}"
+                f"action {action!r} is not legal for {agent}: legal {list(self._actions)}"
             ) from None
         game = self.game
         assert game is not None
@@ -185,7 +201,7 @@ class BangArenaEnv(AECEnv):
     def _finish(self) -> None:
         g = self.game.state  # type: ignore[union-attr]
         self._current = None
-        self._moves = {}
+        self._moves, self._actions = (), ()
         draw = g.winning_team == DRAW
         for s, a in enumerate(self.possible_agents):
             self.rewards[a] = 0 if draw else (1 if s in g.winners else -1)

@@ -18,7 +18,10 @@ import (needs the ``[openspiel]`` extra).
 
 Parameters: ``players`` (4–8, default 5), ``mode`` (default ``classic``), ``max_rounds`` (40),
 ``deals`` (number of deal outcomes, 1024), ``reseeds`` (outcomes of a mid-game chance node, 8),
-``seed`` (the base the deal seeds derive from, 0).
+``seed`` (the base the deal seeds derive from, 0), ``expansions`` (a string, since pyspiel
+parameters are scalars: ``"armed_dangerous"``, or several names joined by ``+``; ``"none"``,
+the default, deals the base game) — an expansion game's actions are the expansion's
+enumeration and its observation tensor the expansion's encoding.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import pyspiel
 from bangarena.engine import Game, GameConfig, new_game
 from bangarena.engine.roles import DRAW, MAX_SEATS, MIN_SEATS
 
-from .actions import action_ids, action_index
+from .actions import action_ids, action_index, expansions_key
 from .encoding import Encoder, observation_size
 from .render import render_view
 
@@ -45,6 +48,7 @@ _DEFAULTS: dict[str, Any] = {
     "deals": 1024,
     "reseeds": 8,
     "seed": 0,
+    "expansions": "none",
 }
 # A declared bound on a game's length in nodes: the round cap times the table times a generous
 # bound on decisions (and chance nodes) per seat and round; the random-simulation test checks it.
@@ -82,14 +86,15 @@ class BangArenaGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
         self.config = GameConfig(seats=int(p["players"]), mode=str(p["mode"]),
-                                 max_rounds=int(p["max_rounds"]))  # fmt: skip
+                                 max_rounds=int(p["max_rounds"]),
+                                 expansions=parse_expansions(p["expansions"]))  # fmt: skip
         self.deals = int(p["deals"])
         self.reseeds = int(p["reseeds"])
         self.base_seed = int(p["seed"]) & _MASK64
         if self.deals < 1 or self.reseeds < 1:
             raise ValueError("deals and reseeds must be at least 1")
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(action_ids()),
+            num_distinct_actions=len(action_ids(self.config.expansions)),
             max_chance_outcomes=max(self.deals, self.reseeds),
             num_players=self.config.seats,
             min_utility=-1.0,
@@ -111,16 +116,27 @@ class BangArenaGame(pyspiel.Game):
         return _mix(self.base_seed ^ _mix(outcome))
 
 
+def parse_expansions(value: object) -> tuple[str, ...]:
+    """The ``expansions`` parameter (``"none"``, ``""``, ``"armed_dangerous"``, names joined by
+    ``+`` or ``,``) as the canonical tuple; raises ``ConfigError`` for an unknown name."""
+    if type(value) is not str:
+        raise ValueError(f"the expansions parameter is a string, got {value!r}")
+    names = [n.strip() for n in value.replace(",", "+").split("+")]
+    return expansions_key([n for n in names if n and n != "none"])
+
+
 class _Table:
     """What a state needs of its game; copied by reference when OpenSpiel clones a state."""
 
-    __slots__ = ("config", "deals", "reseeds", "deal_seed")
+    __slots__ = ("config", "deals", "reseeds", "deal_seed", "ids", "index")
 
     def __init__(self, game: BangArenaGame) -> None:
         self.config = game.config
         self.deals = game.deals
         self.reseeds = game.reseeds
         self.deal_seed = game.deal_seed
+        self.ids = action_ids(game.config.expansions)
+        self.index = action_index(game.config.expansions)
 
     def __deepcopy__(self, memo: dict) -> _Table:
         return self
@@ -169,7 +185,7 @@ class BangArenaState(pyspiel.State):
         g = self.engine
         if g is None or g.over or player != g.to_move:
             return []
-        index = action_index()
+        index = self._spec.index
         return sorted(index[m.id] for m in g.legal_moves)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -190,7 +206,7 @@ class BangArenaState(pyspiel.State):
                 streams[i] = _mix(s ^ _mix(action + 1))
             g.apply_fast(next(m for m in g.legal_moves if m.id == mid))
             return
-        mid = action_ids()[action]
+        mid = self._spec.ids[action]
         move = next(m for m in g.legal_moves if m.id == mid)
         trial = g.clone()
         trial.apply_fast(move)
@@ -202,7 +218,7 @@ class BangArenaState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal:{action}" if self.engine is None else f"chance:{action}"
-        return action_ids()[action]
+        return self._spec.ids[action]
 
     def returns(self) -> list[float]:
         n = self._spec.config.seats
@@ -225,7 +241,8 @@ class BangArenaObserver:
     def __init__(self, game: BangArenaGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
         self.max_rounds = game.config.max_rounds
-        size = 0 if perfect_recall else observation_size(self.max_rounds)
+        self.expansions = game.config.expansions
+        size = 0 if perfect_recall else observation_size(self.max_rounds, self.expansions)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -236,7 +253,8 @@ class BangArenaObserver:
         if g is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = Encoder(self.max_rounds).encode(g.view(player, since=len(g.state.log)))
+        view = g.view(player, since=len(g.state.log))
+        self.tensor[:] = Encoder(self.max_rounds, self.expansions).encode(view)
 
     def string_from(self, state: BangArenaState, player: int) -> str:
         g = state.engine
@@ -255,5 +273,6 @@ pyspiel.register_game(_GAME_TYPE, BangArenaGame)
 
 
 def load(players: int = 5, mode: str = "classic", **params: Any) -> pyspiel.Game:
-    """The registered game with these parameters (``pyspiel.load_game`` by name)."""
+    """The registered game with these parameters (``pyspiel.load_game`` by name), e.g.
+    ``load(5, expansions="armed_dangerous")``."""
     return pyspiel.load_game(GAME_NAME, {"players": players, "mode": mode, **params})
