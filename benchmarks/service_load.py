@@ -2,12 +2,16 @@
 
 Two real server processes on loopback, both uvicorn with the same settings: ``bangarena serve``
 and a bare app whose one route returns a constant. Against each, N concurrent clients (one
-process, asyncio, httpx) for a fixed time:
+process, asyncio) for a fixed time. The clients are keep-alive connections on raw asyncio
+streams (``--client raw``, the default): a request costs the load generator tens of
+microseconds, so the latencies are the server's and not the generator's own CPU queueing on the
+same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.AsyncSeatClient``
+(httpx and the client's models, milliseconds per request), as an agent would:
 
 - service: every client is the remote seat of its own match (1 remote seat + bots, started at
-  once) and loops ``GET /decision`` → ``POST /moves`` with a random legal move through
-  ``AsyncSeatClient``; when its match ends an admin creates the next one (not counted);
-  the server's CPU includes the 4 bots' turns between the remote seat's decisions;
+  once) and loops ``GET /decision`` → ``POST /moves`` with a random legal move; when its match
+  ends an admin creates the next one (not counted); the server's CPU includes the 4 bots'
+  turns between the remote seat's decisions;
 - remote5 (the all-remote variant, ``--lineups``): five clients per match, one per seat, no
   bot, so the server's CPU is the decisions' own (routes, payloads, the match driver, storing
   finished matches), not bots' engine time; its polls wait for the other seats' moves, so
@@ -18,14 +22,15 @@ process, asyncio, httpx) for a fixed time:
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
 generator's own CPU on the same cores is not charged to the server), requests per server
 CPU-second ("per core"), the service's rate per core as a share of the bare endpoint's, and
-p50/p99 latency (client-side wall time, which includes the load generator's own queueing on a
-busy machine). Then the memory: RSS of the service with N live matches whose remote seats have
+p50/p99 latency (client-side wall time: with ``--client sdk`` it includes the load generator's
+own queueing on a busy machine). Then the memory: RSS of the service with N live matches whose remote seats have
 connected once and wait at a decision → live matches per GiB.
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
+    .venv/bin/python benchmarks/service_load.py --client sdk
 """
 
 from __future__ import annotations
@@ -186,6 +191,137 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+class RawHTTP:
+    """One keep-alive HTTP/1.1 connection on raw asyncio streams: the lean load generator
+    (``--client raw``). A request costs it tens of microseconds where httpx and the SDK's
+    models cost milliseconds, so at 8 clients the latency measured is the server's, not the
+    load generator's own CPU queueing (the 2-core machine runs both)."""
+
+    def __init__(self, base: str, token: str | None = None) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port)
+        self.auth = f"Authorization: Bearer {token}\r\n".encode() if token else b""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        """(status, body) of one request; reconnects once if the server closed the
+        connection (its keep-alive timeout)."""
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n".encode() + self.auth
+        if body:
+            head += b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+        for attempt in (0, 1):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            assert self.reader is not None
+            try:
+                self.writer.write(head + b"\r\n" + body)
+                status_line = await self.reader.readuntil(b"\r\n")
+                headers = await self.reader.readuntil(b"\r\n\r\n")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                await self.aclose()
+                if attempt:
+                    raise
+                continue
+            length = 0
+            for h in headers.split(b"\r\n"):
+                if h[:15].lower() == b"content-length:":
+                    length = int(h[15:])
+            data = await self.reader.readexactly(length) if length else b""
+            return int(status_line.split(b" ", 2)[1]), data
+        raise AssertionError("unreachable")
+
+    async def aclose(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(ConnectionError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
+@dataclass
+class RawDecision:
+    decision_id: int
+    move_ids: list[str]
+
+
+class RawSeat:
+    """The calls of :class:`AsyncSeatClient` the load loops make, over :class:`RawHTTP`, with
+    the same outcomes (a decision, None for 204, :class:`MatchOver` for 410,
+    :class:`StaleDecision` for 409, :class:`TransportError` for anything else)."""
+
+    def __init__(self, base: str, token: str, match_id: str) -> None:
+        self.http = RawHTTP(base, token)
+        self.prefix = f"/v1/matches/{match_id}"
+
+    async def _call(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        try:
+            status, data = await self.http.request(method, self.prefix + path, body)
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+        if status == 410:
+            raise MatchOver("the match is over", result=None)
+        if status == 409:
+            raise StaleDecision("stale decision")
+        if status >= 400:
+            raise TransportError(f"HTTP {status}: {data[:200]!r}")
+        return status, data
+
+    async def status(self) -> None:
+        await self._call("GET", "")
+
+    async def wait_decision(self, wait: float) -> RawDecision | None:
+        status, data = await self._call("GET", f"/decision?wait={wait:g}")
+        if status == 204:
+            return None
+        d = json.loads(data)
+        return RawDecision(d["decision_id"], [m["id"] for m in d["moves"]])
+
+    async def move(self, decision_id: int, move_id: str) -> None:
+        body = json.dumps({"decision_id": decision_id, "move_id": move_id}).encode()
+        await self._call("POST", "/moves", body)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+def seat_client(kind: str, base: str, token: str, match_id: str) -> Any:
+    """The load loops' seat client: ``raw`` (:class:`RawSeat`) or ``sdk``
+    (:class:`AsyncSeatClient`, the project's own client)."""
+    if kind == "raw":
+        return RawSeat(base, token, match_id)
+    return AsyncSeatClient(base, token, match_id=match_id, timeout=60)
+
+
+async def bare_load_raw(pid: int, base: str, clients: int, seconds: float) -> Tally:
+    """:func:`bare_load` with :class:`RawHTTP` connections (``--client raw``)."""
+    tally = Tally(pid)
+    conns = [RawHTTP(base) for _ in range(clients)]
+    try:
+        await asyncio.gather(*(c.request("GET", "/bare") for c in conns))
+        tally.start()
+        stop = time.perf_counter() + seconds
+
+        async def one(conn: RawHTTP) -> None:
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                try:
+                    status, _ = await conn.request("GET", "/bare")
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    tally.fail("bare")
+                    continue
+                if status != 200:
+                    tally.fail("bare")
+                    continue
+                tally.add("bare", time.perf_counter() - t)
+
+        await asyncio.gather(*(one(c) for c in conns))
+        tally.stop()
+    finally:
+        await asyncio.gather(*(c.aclose() for c in conns))
+    return tally
+
+
 async def bare_load(pid: int, base: str, clients: int, seconds: float) -> Tally:
     """``clients`` loops of ``GET /bare`` for ``seconds``, each client with its own connection
     (as each seat client of the service run has: one shared pool of 64 is slower in httpx)."""
@@ -218,9 +354,7 @@ async def bare_load(pid: int, base: str, clients: int, seconds: float) -> Tally:
 LINEUP = [remote("load"), bot("random"), bot("random"), bot("random"), bot("random")]
 
 
-async def random_move(
-    seat: AsyncSeatClient, decision: Any, rng: random.Random, tally: Tally
-) -> None:
+async def random_move(seat: Any, decision: Any, rng: random.Random, tally: Tally) -> None:
     """Answer ``decision`` with a random legal move, timed into ``tally`` (a stale decision or
     an ended match is a normal answer under load; a transport failure is counted apart)."""
     t = time.perf_counter()
@@ -235,7 +369,13 @@ async def random_move(
 
 
 async def service_load(
-    pid: int, base: str, admin_token: str, clients: int, seconds: float, time_per_move: float
+    pid: int,
+    base: str,
+    admin_token: str,
+    clients: int,
+    seconds: float,
+    time_per_move: float,
+    client: str = "raw",
 ) -> Tally:
     """``clients`` remote seats, each in its own match, answering for ``seconds``. A match
     made while timed (when one ends) is counted apart, its CPU in the server's."""
@@ -243,15 +383,15 @@ async def service_load(
     rng = random.Random(7)
     async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
 
-        async def new_seat() -> AsyncSeatClient:
+        async def new_seat() -> Any:
             made = await create_with_retry(
                 admin, LINEUP, seed=rng.randrange(2**53), time_per_move=time_per_move, start="now"
             )
-            return AsyncSeatClient(base, made.token_for(0), match_id=made.match_id, timeout=60)
+            return seat_client(client, base, made.token_for(0), made.match_id)
 
         seats = await asyncio.gather(*(new_seat() for _ in range(clients)))
 
-        async def connect(seat: AsyncSeatClient) -> None:
+        async def connect(seat: Any) -> None:
             with contextlib.suppress(MatchOver, TransportError):
                 await seat.status()  # the connection opened before the clock starts
 
@@ -259,7 +399,7 @@ async def service_load(
         tally.start()
         stop = time.perf_counter() + seconds
 
-        async def one(seat: AsyncSeatClient) -> None:
+        async def one(seat: Any) -> None:
             while time.perf_counter() < stop:
                 t = time.perf_counter()
                 try:
@@ -285,7 +425,13 @@ async def service_load(
 
 
 async def all_remote_load(
-    pid: int, base: str, admin_token: str, clients: int, seconds: float, time_per_move: float
+    pid: int,
+    base: str,
+    admin_token: str,
+    clients: int,
+    seconds: float,
+    time_per_move: float,
+    client: str = "raw",
 ) -> Tally:
     """``clients`` remote seats, five to a match with no bot, each looping like
     :func:`service_load`'s: the server's work is the decisions' own (payload, driver, routes),
@@ -296,14 +442,11 @@ async def all_remote_load(
     lineup = [remote(f"load{i}") for i in range(5)]
     async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
 
-        async def new_table() -> list[AsyncSeatClient]:
+        async def new_table() -> list[Any]:
             made = await create_with_retry(
                 admin, lineup, seed=rng.randrange(2**53), time_per_move=time_per_move, start="now"
             )
-            return [
-                AsyncSeatClient(base, made.token_for(s), match_id=made.match_id, timeout=60)
-                for s in range(5)
-            ]
+            return [seat_client(client, base, made.token_for(s), made.match_id) for s in range(5)]
 
         tables = await asyncio.gather(*(new_table() for _ in range(-(-clients // 5))))
         for seats in tables:
@@ -313,7 +456,7 @@ async def all_remote_load(
         tally.start()
         stop = time.perf_counter() + seconds
 
-        async def one(seat: AsyncSeatClient) -> None:
+        async def one(seat: Any) -> None:
             while time.perf_counter() < stop:
                 t = time.perf_counter()
                 try:
@@ -329,7 +472,7 @@ async def all_remote_load(
                     continue
                 await random_move(seat, decision, rng, tally)
 
-        async def table(seats: list[AsyncSeatClient]) -> None:
+        async def table(seats: list[Any]) -> None:
             while True:
                 await asyncio.gather(*(one(s) for s in seats))
                 await asyncio.gather(*(s.aclose() for s in seats))
@@ -447,6 +590,12 @@ def main(argv: list[str] | None = None) -> int:
         help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match) and "
         "'remote' (5 remote seats per match, no bot); default both",
     )  # fmt: skip
+    p.add_argument(
+        "--client", default="raw", choices=("raw", "sdk"),
+        help="the load generator's HTTP client: 'raw' (keep-alive asyncio streams, the "
+        "default: its own CPU stays out of the latencies) or 'sdk' (httpx through "
+        "bangarena.client.AsyncSeatClient, as an agent would)",
+    )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.bare_server is not None:
@@ -464,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores (load average {load:.1f}); {args.seconds:g} s per run; "
-          f"clients {levels}; uvicorn loop={args.loop} http={args.http}")  # fmt: skip
+          f"clients {levels}; uvicorn loop={args.loop} http={args.http}; "
+          f"load client {args.client}")  # fmt: skip
     if load > (os.cpu_count() or 1):
         print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
     with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
@@ -482,12 +632,14 @@ def main(argv: list[str] | None = None) -> int:
             # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
             rows.append(memory(sproc, sbase, admin_token, args.matches))
             for clients in levels:
+                bare_fn = bare_load_raw if args.client == "raw" else bare_load
                 b = line("bare", clients, asyncio.run(
-                    bare_load(bproc.pid, bbase, clients, args.seconds)))  # fmt: skip
+                    bare_fn(bproc.pid, bbase, clients, args.seconds)))  # fmt: skip
                 rows.append(b)
                 for name, load_fn in loads:
                     s = line(name, clients, asyncio.run(load_fn(
-                        sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move
+                        sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move,
+                        args.client,
                     )))  # fmt: skip
                     share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
                     print(f"         {name} per core = {share:.0%} of the bare endpoint's")
