@@ -4,8 +4,9 @@ decision" rate, in the same run and over the same deals (CPU time, one core).
 Usage: python benchmarks/rl_env_speed.py [--games 200] [--seats 5] [--mode classic]
                                          [--expansions armed_dangerous]
 
-The engine loop: per decision one ``game.view(seat, since=cursor)`` and a uniformly random
-legal move. The environment loop: ``agent_iter`` / ``last()`` (the encoded observation and the
+Both loops play the same games move for move (the same deals, the same random draws). The
+engine loop: per decision one ``game.view(seat, since=cursor)`` and a uniformly random legal
+move. The environment loop: ``agent_iter`` / ``last()`` (the encoded observation and the
 action mask) / a uniformly random action among the mask's ones (``info["legal_actions"]``) /
 ``step``. The issue's target:
 the environment steps at ≥ 60 % of the engine loop's rate.
@@ -22,13 +23,16 @@ from bangarena.harness.rl import env as make_env
 from bangarena.harness.simulate import batch_gc
 
 
-def engine_loop(config: GameConfig, seeds: list[int]) -> tuple[int, float]:
-    """(decisions, CPU seconds) of random games with a view per decision."""
+def engine_loop(config: GameConfig, seeds: list[int], seed: int) -> tuple[int, float]:
+    """(decisions, CPU seconds) of random games with a view per decision: the deals ``seeds``,
+    each move drawn from ``random.Random(seed)`` as :func:`env_loop` draws its actions (the
+    mask's legal actions are the moves in engine order), so both loops play the same games
+    move for move."""
     decisions = 0
+    chooser = random.Random(seed)
     t0 = time.process_time()
-    for seed in seeds:
-        game = new_game(config, seed)
-        chooser = random.Random(seed)
+    for deal in seeds:
+        game = new_game(config, deal)
         cursors = [0] * config.seats
         while not game.over:
             d = game.decision
@@ -71,19 +75,22 @@ def main() -> None:
     expansions = tuple(n for n in args.expansions.split(",") if n)
     config = GameConfig(args.seats, args.mode, expansions=expansions)
     with batch_gc():
-        engine_loop(config, [0, 1, 2])  # warm the interned moves and shared event forms
+        engine_loop(config, [0, 1, 2], 0)  # warm the interned moves and shared event forms
         # Interleaved in chunks of 10 games (a neighbour's load on a shared machine hits both
-        # loops alike), each chunk the same 10 deals in both loops: the environment seeded
-        # with S deals random.Random(S)'s first 10 draws.
+        # loops alike), each chunk the same 10 games in both loops: the environment seeded
+        # with S deals random.Random(S)'s first 10 draws and draws its actions from another
+        # random.Random(S), as the engine loop does.
         n_eng = n_env = 0
         t_eng = t_env = 0.0
         for at in range(0, args.games, 10):
             count = min(10, args.games - at)
             deals = random.Random(args.seed + at)
-            n, t = engine_loop(config, [deals.getrandbits(64) for _ in range(count)])
+            seeds = [deals.getrandbits(64) for _ in range(count)]
+            n, t = engine_loop(config, seeds, args.seed + at)
             n_eng, t_eng = n_eng + n, t_eng + t
-            n, t = env_loop(config, count, args.seed + at)
-            n_env, t_env = n_env + n, t_env + t
+            m, t = env_loop(config, count, args.seed + at)
+            assert m == n, f"the loops played different games ({n} decisions, {m} steps)"
+            n_env, t_env = n_env + m, t_env + t
     r_eng, r_env = n_eng / t_eng, n_env / t_env
     table = f"{args.games} games, {args.seats} seats, {args.mode}"
     if expansions:

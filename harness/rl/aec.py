@@ -47,6 +47,7 @@ ENV_NAME = "bangarena_v0"
 _Legal = dict[tuple[str, ...], tuple[np.ndarray, tuple[int, ...]]]
 _LEGAL: dict[tuple[str, ...], _Legal] = {}
 _LEGAL_CAP = 100_000
+_INT8 = np.dtype(np.int8)  # a dtype object: np.int8 would be converted at every call
 
 
 def _legal_entry(
@@ -57,7 +58,7 @@ def _legal_entry(
     buf = bytearray(len(index))
     for i in actions:
         buf[i] = 1
-    mask = np.frombuffer(bytes(buf), dtype=np.int8)  # read-only: it is shared
+    mask = np.frombuffer(bytes(buf), _INT8)  # read-only: it is shared
     return mask, actions
 
 
@@ -132,6 +133,7 @@ class BangArenaEnv(AECEnv):
             Encoder(self.config.max_rounds, self.config.expansions) for _ in self.agents
         ]
         self._cursors = [0] * len(self.agents)
+        self._final: list[SeatView | None] = [None] * len(self.agents)
         self._current: tuple[int, SeatView, np.ndarray] | None = None
         self._moves: tuple[Move, ...] = ()
         self._actions: tuple[int, ...] = ()
@@ -168,8 +170,10 @@ class BangArenaEnv(AECEnv):
         if cur is not None and cur[0] == seat:
             view, mask = cur[1], cur[2]
         else:
-            # Not this agent's decision: its view now (no events), nothing legal.
-            view = game.view(seat, since=len(game.state.log))
+            # Not this agent's decision: its view now, nothing legal. Once the game is over
+            # that is the final view _finish gave it (the encoding reads no events).
+            final = self._final[seat]
+            view = game.view(seat, since=len(game.state.log)) if final is None else final
             mask = self._no_moves
         return {"observation": self._encoders[seat].encode(view), "action_mask": mask}
 
@@ -182,7 +186,7 @@ class BangArenaEnv(AECEnv):
             raise IllegalAction(f"{agent} must act: None is only for finished agents")
         try:
             # the legal actions are the moves' indexes in engine order: one C-level scan
-            move = self._moves[self._actions.index(int(action))]
+            move = self._moves[self._actions.index(action if type(action) is int else int(action))]
         except ValueError:
             raise IllegalAction(
                 f"action {action!r} is not legal for {agent}: legal {list(self._actions)}"
@@ -209,6 +213,7 @@ class BangArenaEnv(AECEnv):
             self.terminations[a] = not draw
             view = self.game.view(s, since=self._cursors[s])  # type: ignore[union-attr]
             self._cursors[s] = view.cursor
+            self._final[s] = view
             self.infos[a] = {"view": view, "legal_ids": (), "legal_actions": ()}
         self._accumulate_rewards()
 
