@@ -47,7 +47,7 @@ async def test_injected_faults_are_classified_and_counted(
     settings = MatchSettings(seats=4, seed=31, model_time_per_move_s=6.0)
     with serve_at(lambda url: faulty_agent_app(url, plan, streaming=streaming)) as url:
         seats = [
-            a2a_seat(url, i, timeout_s=1.25, retry_budget=2)
+            a2a_seat(url, i, timeout_s=1.75, retry_budget=2)
             if i in agents
             else BotSeat("rule", i, i)
             for i in range(4)
