@@ -161,6 +161,12 @@ def test_play_help_shows_the_optional_base_url() -> None:
     assert "scripted[:rule|random]" in r.output
 
 
+_DEFAULT_SIGINT = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('bangarena.cli', run_name='__main__', alter_sys=True)"
+)
+
+
 def _lines(stream, into: queue.Queue) -> None:
     for line in iter(stream.readline, ""):
         into.put(line)
@@ -170,7 +176,9 @@ def _lines(stream, into: queue.Queue) -> None:
 def test_ctrl_c_writes_the_record_so_far_and_exits_130(tmp_path: Path) -> None:
     """A person at the table presses Ctrl-C while thinking: SIGINT to a real process."""
     out = tmp_path / "match.json"
-    cmd = [sys.executable, "-m", "bangarena.cli", "play", "--seats", "4", "--seed", "2",
+    # The child starts with Ctrl-C's default handling, as at a terminal: a run of this suite
+    # started in the background of a script ignores SIGINT, and children inherit that.
+    cmd = [sys.executable, "-c", _DEFAULT_SIGINT, "play", "--seats", "4", "--seed", "2",
            "--seat", "1=human", "--fill", "rule", "--time-per-move", "90", "--out", str(out)]  # fmt: skip
     env = {**os.environ, **NO_KEYS, "PYTHONUNBUFFERED": "1", "COLUMNS": "120"}
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -320,3 +320,25 @@ def test_the_fast_encoder_equals_the_spec_written_the_slow_way() -> None:
             moves = game.legal_moves
             game.apply_fast(moves[chooser.randrange(len(moves))])
     assert checked > 3000
+
+
+@pytest.mark.parametrize("seats", [4, 7])
+def test_observations_equal_the_slow_encoding_across_resets(seats: int) -> None:
+    """The environment reuses its encoders from one game to the next: every observation of
+    several games in one environment, the finished agents' last ones included, equals the
+    spec written the slow way from the view the agent holds."""
+    e = env(seats, "classic", seed=seats)
+    chooser = random.Random(seats)
+    checked = 0
+    for _ in range(4):
+        e.reset()
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, info = e.last()
+            assert np.array_equal(obs["observation"], _reference(info["view"])), checked
+            checked += 1
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = info["legal_actions"]
+            e.step(legal[chooser.randrange(len(legal))])
+    assert checked > 200

@@ -108,6 +108,7 @@ class BangArenaEnv(AECEnv):
         self._deals = random.Random(seed)
         self._no_moves = np.frombuffer(bytes(len(self._ids)), dtype=np.int8)  # read-only
         self.game: Game | None = None
+        self._encoders: list[Encoder] = []
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -129,9 +130,13 @@ class BangArenaEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._encoders = [
-            Encoder(self.config.max_rounds, self.config.expansions) for _ in self.agents
-        ]
+        if self._encoders:  # the same table: its encoders start over (their tables are built)
+            for encoder in self._encoders:
+                encoder.reset()
+        else:
+            self._encoders = [
+                Encoder(self.config.max_rounds, self.config.expansions) for _ in self.agents
+            ]
         self._cursors = [0] * len(self.agents)
         self._final: list[SeatView | None] = [None] * len(self.agents)
         self._current: tuple[int, SeatView, np.ndarray] | None = None

@@ -509,6 +509,12 @@ class Encoder:
         self._flat = (g["hand"], *g["scalars"], g["top"], *g["decision"], g["dkind"], g["dcard"],
                       g["named"])  # fmt: skip
 
+    def reset(self) -> None:
+        """Forget the views encoded so far (a new game of the same table): the next
+        :meth:`encode` writes every block afresh."""
+        self._kept = [None] * MAX_SEATS
+        self._static = None
+
     def _static_block(self, view: SeatView) -> array:
         """The global numbers that never change for one seat: seat, table size, mode, role."""
         glob = self._glob
