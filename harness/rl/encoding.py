@@ -548,11 +548,9 @@ class Encoder:
             for c, n in pv.loads.items():
                 x[loads[c]] = n
 
-    def _encode_base(self, view: SeatView) -> np.ndarray:
-        """:meth:`encode` of a base game: the same numbers as the general pass, in fewer steps
-        (it runs once per environment step, where it was most of the environment's own cost):
-        the global offsets are one tuple, the seats whose PlayerView changed are picked out at
-        C level, and a changed block is updated in place from its previous PlayerView."""
+    def _write_globals(self, view: SeatView) -> None:
+        """The global block of ``view``: the static numbers, the hand, the turn and round,
+        the piles and the pending decision (every offset from one tuple)."""
         buf, x = self._buf, self._mv
         buf[0 : self._gsize] = self._static or self._static_block(view)
         (hand, o_turn, o_round, o_hn, o_deck, o_disc, tops, o_dseat, o_dsrc, o_dneed, dkinds,
@@ -583,6 +581,14 @@ class Encoder:
                     x[k] = 1.0
         for s in view.named_deputies:
             x[o_named + s] = 1.0
+
+    def _encode_base(self, view: SeatView) -> np.ndarray:
+        """:meth:`encode` of a base game: the same numbers as the general pass, in fewer steps
+        (it runs once per environment step, where it was most of the environment's own cost):
+        the seats whose PlayerView changed are picked out at C level, and a changed block is
+        updated in place from its previous PlayerView."""
+        buf, x = self._buf, self._mv
+        self._write_globals(view)
         players, kept = view.players, self._kept
         for s in compress(range(len(players)), map(is_not, players, kept)):
             pv, old = players[s], kept[s]
@@ -645,36 +651,7 @@ class Encoder:
             return self._encode_base(view)
         buf, x = self._buf, self._mv
         self._expansion_fields(view)
-        glob = self._glob
-        buf[0 : self._gsize] = self._static or self._static_block(view)
-        hand = glob["hand"]
-        for c in view.hand:
-            x[hand[c]] += 1.0
-        o_turn, o_round, o_hn, o_deck, o_disc = glob["scalars"]
-        turn = view.turn
-        if 0 <= turn < MAX_SEATS:
-            x[o_turn + turn] = 1.0
-        x[o_round] = view.round
-        x[o_hn] = view.high_noon
-        x[o_deck] = view.deck_size
-        x[o_disc] = view.discard_size
-        top = view.discard_top
-        if top:
-            x[glob["top"][top]] = 1.0
-        d = view.decision
-        if d is not None:
-            o_dseat, o_dsrc, o_dneed = glob["decision"]
-            x[glob["dkind"][d.kind]] = 1.0
-            x[o_dseat + d.seat] = 1.0
-            if d.source is not None:
-                x[o_dsrc + d.source] = 1.0
-            if d.needed is not None:
-                x[o_dneed] = d.needed
-            k = glob["dcard"].get(d.card) if d.card is not None else None
-            if k is not None:
-                x[k] = 1.0
-        for s in view.named_deputies:
-            x[glob["named"] + s] = 1.0
+        self._write_globals(view)
         kept = self._kept
         players = self._players
         p = self._psize
@@ -682,26 +659,9 @@ class Encoder:
             if kept[s] is pv:
                 continue
             kept[s] = pv
-            base, scal, chars, in_play, weapons, stars, unspent, roles = players[s]
+            base = players[s][0]
             buf[base : base + p] = self._pzero
-            a_present, a_alive, a_life, a_max, a_hand, a_dist, a_rev = scal
-            x[a_present] = 1.0
-            x[a_alive] = pv.alive
-            x[a_life] = pv.life
-            x[a_max] = pv.max_life
-            x[a_hand] = pv.hand_size
-            x[a_rev] = pv.revealed
-            if pv.distance:
-                x[a_dist] = pv.distance
-            x[chars[pv.character]] = 1.0
-            for c in pv.in_play:
-                k = in_play.get(c)
-                if k is not None:
-                    x[k] += 1.0
-            if pv.weapon:
-                x[weapons[pv.weapon]] = 1.0
-            for star in pv.stars:
-                x[stars.get(star, unspent) if star else unspent] += 1.0
-            if pv.role:
-                x[roles[pv.role]] = 1.0
+            # this seat's tables hold absolute offsets (its expansion ids point into its
+            # expansion block): the block is written from offset 0
+            _write_block(x, 0, pv, players[s][1:])
         return self._out.copy()
