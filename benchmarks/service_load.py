@@ -293,61 +293,49 @@ def seat_client(kind: str, base: str, token: str, match_id: str) -> Any:
     return AsyncSeatClient(base, token, match_id=match_id, timeout=60)
 
 
-async def bare_load_raw(pid: int, base: str, clients: int, seconds: float) -> Tally:
-    """:func:`bare_load` with :class:`RawHTTP` connections (``--client raw``)."""
+async def bare_load(
+    pid: int, base: str, clients: int, seconds: float, client: str = "raw"
+) -> Tally:
+    """``clients`` loops of ``GET /bare`` for ``seconds``, each client with its own connection
+    (as each seat client of the service run has: one shared pool of 64 is slower in httpx),
+    through :class:`RawHTTP` (``raw``) or httpx (``sdk``)."""
     tally = Tally(pid)
-    conns = [RawHTTP(base) for _ in range(clients)]
+    conns: list[Any]
+    if client == "raw":
+        conns = [RawHTTP(base) for _ in range(clients)]
+
+        async def get(conn: Any) -> bool:
+            status, _ = await conn.request("GET", "/bare")
+            return status == 200
+    else:
+        conns = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(clients)]
+
+        async def get(conn: Any) -> bool:
+            return (await conn.get("/bare")).status_code == 200
+
+    failures = (ConnectionError, asyncio.IncompleteReadError, httpx.HTTPError)
     try:
-        await asyncio.gather(*(c.request("GET", "/bare") for c in conns))
+        # connect every client before the clock starts, as the service's clients are
+        await asyncio.gather(*(get(c) for c in conns))
         tally.start()
         stop = time.perf_counter() + seconds
 
-        async def one(conn: RawHTTP) -> None:
+        async def one(conn: Any) -> None:
             while time.perf_counter() < stop:
                 t = time.perf_counter()
                 try:
-                    status, _ = await conn.request("GET", "/bare")
-                except (ConnectionError, asyncio.IncompleteReadError):
+                    ok = await get(conn)
+                except failures:
+                    ok = False
+                if ok:
+                    tally.add("bare", time.perf_counter() - t)
+                else:
                     tally.fail("bare")
-                    continue
-                if status != 200:
-                    tally.fail("bare")
-                    continue
-                tally.add("bare", time.perf_counter() - t)
 
         await asyncio.gather(*(one(c) for c in conns))
         tally.stop()
     finally:
         await asyncio.gather(*(c.aclose() for c in conns))
-    return tally
-
-
-async def bare_load(pid: int, base: str, clients: int, seconds: float) -> Tally:
-    """``clients`` loops of ``GET /bare`` for ``seconds``, each client with its own connection
-    (as each seat client of the service run has: one shared pool of 64 is slower in httpx)."""
-    tally = Tally(pid)
-    https = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(clients)]
-    try:
-        # connect every client before the clock starts, as the service's clients are
-        await asyncio.gather(*(http.get("/bare") for http in https))
-        tally.start()
-        stop = time.perf_counter() + seconds
-
-        async def one(http: httpx.AsyncClient) -> None:
-            while time.perf_counter() < stop:
-                t = time.perf_counter()
-                try:
-                    r = await http.get("/bare")
-                    r.raise_for_status()
-                except httpx.HTTPError:
-                    tally.fail("bare")
-                    continue
-                tally.add("bare", time.perf_counter() - t)
-
-        await asyncio.gather(*(one(http) for http in https))
-        tally.stop()
-    finally:
-        await asyncio.gather(*(http.aclose() for http in https))
     return tally
 
 
@@ -632,9 +620,8 @@ def main(argv: list[str] | None = None) -> int:
             # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
             rows.append(memory(sproc, sbase, admin_token, args.matches))
             for clients in levels:
-                bare_fn = bare_load_raw if args.client == "raw" else bare_load
                 b = line("bare", clients, asyncio.run(
-                    bare_fn(bproc.pid, bbase, clients, args.seconds)))  # fmt: skip
+                    bare_load(bproc.pid, bbase, clients, args.seconds, args.client)))  # fmt: skip
                 rows.append(b)
                 for name, load_fn in loads:
                     s = line(name, clients, asyncio.run(load_fn(
