@@ -177,15 +177,7 @@ class RuleBot(Bot):
         self._hand = _Hand()
 
     def choose(self, view: SeatView, decision: Decision) -> str:
-        # observe(view), inlined: one call fewer per decision.
-        events = view.events
-        if view.since < self._seen:
-            # A caller that re-sends old events (e.g. since=0 every time): skip what was seen.
-            events = events[self._seen - view.since :]
-        if events:
-            self.beliefs.observe(events)
-        if view.cursor > self._seen:
-            self._seen = view.cursor
+        self.observe(view)
         sit = Situation(self, view)
         return _HANDLERS[decision.kind](self, sit, decision).id
 
@@ -193,6 +185,7 @@ class RuleBot(Bot):
         """Take in the events of ``view`` not seen yet (what ``choose`` does first)."""
         events = view.events
         if view.since < self._seen:
+            # A caller that re-sends old events (e.g. since=0 every time): skip what was seen.
             events = events[self._seen - view.since :]
         if events:
             self.beliefs.observe(events)
