@@ -464,7 +464,10 @@ def test_the_move_cache_stays_bounded_under_junk() -> None:
         with contextlib.suppress(MoveSyntaxError):
             parse_move_id(text)
     assert len(moves_module._CACHE) == full
-    assert full < 1000
+    # Finite and small: the base ids above plus whatever well-formed ids other tests in this
+    # process interned (an expansion game alone interns about 750; the expansion's whole
+    # action enumeration is 713 ids, the base one's 201), never the junk.
+    assert full < 2000
 
 
 def test_typed_errors_share_one_base() -> None:
