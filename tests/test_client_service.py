@@ -389,8 +389,9 @@ def test_the_openai_agent_plays_through_the_sdk_and_never_forfeits(svc, admin, c
                 svc.url,
                 "--match",
                 made.match_id,
-                "--token",
-                made.token_for(0),
+                # one argument with '=': a token may start with '-', which argparse would read
+                # as an option (it failed once in CI)
+                f"--token={made.token_for(0)}",
                 "--model",
                 "fake-model",
                 "--base-url",
