@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,20 +67,63 @@ def _candidates(model: str) -> list[str]:
     return [name, f"{provider}/{name}"]
 
 
+BUNDLED_COST_MAP = "model_prices_and_context_window_backup.json"
+"""The cost map litellm ships in its package and loads with ``LITELLM_LOCAL_MODEL_COST_MAP``."""
+
+
 @functools.cache
 def litellm_cost_map() -> dict[str, Any]:
-    """litellm's cost map through its public API (``litellm.model_cost``), read offline from
-    the copy bundled with the package (``LITELLM_LOCAL_MODEL_COST_MAP``); empty when litellm is
-    not installed. Importing litellm takes seconds: :func:`prepare_prices` does it before a
-    match, not on its event loop."""
-    if importlib.util.find_spec("litellm") is None:
+    """litellm's cost map, offline: the copy bundled with the package, read as litellm reads it
+    (its ``alias_of`` rows served as their targets) without importing litellm, which takes
+    seconds; ``litellm.model_cost`` itself when litellm is imported already (a process that
+    registered its own prices) or when ``LITELLM_LOCAL_MODEL_COST_MAP`` is set to another value
+    than true (the user asked litellm for its remote map). Empty when litellm is not
+    installed. ``tests/test_providers_pricing.py`` holds the file's reading to
+    ``litellm.model_cost``, price for price."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None:
         return {}
-    from .providers.litellm_provider import import_litellm
+    from .providers.litellm_provider import LOCAL_COST_MAP_ENV, import_litellm
 
+    local = os.environ.get(LOCAL_COST_MAP_ENV, "true").strip().lower() == "true"
+    if local and "litellm" not in sys.modules and spec.submodule_search_locations:
+        bundled = _bundled_cost_map(Path(next(iter(spec.submodule_search_locations))))
+        if bundled is not None:
+            return bundled
     try:
         return import_litellm().model_cost
     except ImportError:  # installed but broken: prices unknown, as without it
         return {}
+
+
+def _bundled_cost_map(package: Path) -> dict[str, Any] | None:
+    """The bundled map with each ``alias_of`` row replaced by the row it names (a row naming
+    a missing row or another alias is dropped, as litellm drops it), or None when the file is
+    missing or unreadable (a litellm laid out differently: then its import decides)."""
+    try:
+        table = json.loads((package / BUNDLED_COST_MAP).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(table, dict):
+        return None
+    table.pop("fallback_generalizations", None)  # litellm's rules for unknown names, not a model
+    pointers = {
+        name: target
+        for name, row in table.items()
+        if isinstance(row, dict) and isinstance(target := row.get("alias_of"), str)
+    }
+    for name, target in pointers.items():
+        row = table.get(target)
+        if target in pointers or not isinstance(row, dict):
+            del table[name]
+        else:
+            table[name] = row
+    for row in list(table.values()):
+        if isinstance(row, dict):
+            for alias in row.get("aliases") or ():
+                if isinstance(alias, str) and alias not in table:
+                    table[alias] = row
+    return table
 
 
 def prepare_prices(model: str | ModelSpec, options: ModelOptions | None = None) -> None:

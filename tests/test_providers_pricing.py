@@ -4,10 +4,13 @@ up when its provider is built, not on the match's event loop."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -28,11 +31,14 @@ NO_NETWORK = textwrap.dedent(
     socket.socket.connect_ex = refuse
     socket.create_connection = refuse
     socket.getaddrinfo = refuse
+    import sys
     from bangarena.harness.pricing import cost_usd
     from bangarena.harness.providers import Usage
+    from bangarena.harness.providers.litellm_provider import import_litellm
     cost = cost_usd(Usage(input_tokens=1000, output_tokens=100), None, "openai:gpt-4o-mini")
-    import litellm
-    print(json.dumps({"cost": cost, "tries": tries,
+    without_import = "litellm" not in sys.modules
+    litellm = import_litellm()
+    print(json.dumps({"cost": cost, "tries": tries, "without_import": without_import,
                       "flag": os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP"),
                       "public": cost == (litellm.model_cost["gpt-4o-mini"]["input_cost_per_token"]
                                          * 1000 + litellm.model_cost["gpt-4o-mini"]
@@ -43,8 +49,6 @@ NO_NETWORK = textwrap.dedent(
 
 def test_the_cost_map_is_read_offline() -> None:
     pytest.importorskip("litellm")
-    import json
-
     env = {k: v for k, v in os.environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
     out = subprocess.run(
         [sys.executable, "-c", NO_NETWORK], env=env, capture_output=True, text=True, timeout=120
@@ -53,6 +57,33 @@ def test_the_cost_map_is_read_offline() -> None:
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["tries"] == []  # no connection attempted: no download of the cost map
     assert result["flag"] == "True" and result["cost"] and result["public"]
+    assert result["without_import"]  # the price came from the bundled file, not litellm's import
+
+
+def test_the_bundled_file_gives_every_price_litellm_gives() -> None:
+    """The cost map read from litellm's bundled file without importing litellm equals
+    ``litellm.model_cost`` (its public API, offline) for every model and every price field."""
+    pytest.importorskip("litellm")
+    from bangarena.harness import pricing
+    from bangarena.harness.providers.litellm_provider import import_litellm
+
+    package = next(iter(importlib.util.find_spec("litellm").submodule_search_locations))
+    ours = pricing._bundled_cost_map(Path(package))
+    public = import_litellm().model_cost
+    assert ours is not None and ours.keys() == public.keys()
+    fields = (
+        "input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost",
+        "cache_creation_input_token_cost",
+    )  # fmt: skip
+    differ = [k for k in public if any(ours[k].get(f) != public[k].get(f) for f in fields)]
+    assert differ == []
+    # once litellm is imported its own map is read (prices a process registered included)
+    pricing.litellm_cost_map.cache_clear()
+    try:
+        assert pricing.litellm_cost_map() is public
+    finally:
+        pricing.litellm_cost_map.cache_clear()
+        pricing.litellm_prices.cache_clear()
 
 
 def test_prices_come_from_litellms_public_cost_map() -> None:
