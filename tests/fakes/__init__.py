@@ -25,7 +25,9 @@ Kind = Literal["openai", "anthropic"]
 
 
 def create_app(kind: Kind, behaviour: FakeBehaviour | None = None) -> Any:
-    """The FastAPI app of the fake `openai` or `anthropic` server."""
+    """The FastAPI app of the fake `openai` or `anthropic` server, its tokenizer loaded (about
+    a second, once per process: paid here, not inside the first answer and a seat's clock)."""
+    actions.count_tokens("warm up")
     if kind == "openai":
         from .openai_server import create_app as make
     elif kind == "anthropic":
