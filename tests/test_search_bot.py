@@ -21,7 +21,7 @@ from bangarena.harness.simulate import bot_seed, simulate
 # Small searches that decide on any positive difference: the choices differ from the rule
 # bot's often, so a leak would show (the default bot, z = 1.64, rarely departs from it).
 SIMS = 9
-SEARCH = {"sims": SIMS, "z": 0.0, "min_rounds": 2}
+SEARCH = {"sims": SIMS, "z": 0.0, "min_rounds": 2, "law_alpha": None}
 DECISIONS = 14  # decisions of the searching seat checked per game
 
 DEPARTURES: list[bool] = []
@@ -221,3 +221,24 @@ def test_the_sampler_holds_nothing_of_the_truth() -> None:
         assert state_to_dict(a.state) == state_to_dict(b.state)
         cells = information_set_sampler(game, seat).__closure__ or ()
         assert not any(c.cell_contents is game for c in cells)
+
+
+def test_a_law_seat_needs_the_family_wise_margin_to_leave_the_rule_bots_choice() -> None:
+    """Sheriff and deputy: one-sided 1 - 0.05/k over k challengers (Bonferroni), never below
+    ``z``; outlaws and the renegade, a lone challenger, or ``law_alpha=None``: ``z`` itself.
+    And ``_best`` at those margins: a mean 3 standard errors up passes both, 2 only ``z``."""
+    from bangarena.harness.bots.search_bot import Z, _best
+
+    bot = SearchBot(1, 0)
+    assert bot._z_for("sheriff", 5) == pytest.approx(2.326, abs=1e-3)
+    assert bot._z_for("deputy", 2) == pytest.approx(1.960, abs=1e-3)
+    assert bot._z_for("outlaw", 5) == bot._z_for("renegade", 5) == Z
+    assert bot._z_for("sheriff", 1) == Z
+    assert SearchBot(1, 0, law_alpha=None)._z_for("sheriff", 5) == Z
+    assert SearchBot(1, 0, z=3.0)._z_for("deputy", 5) == 3.0
+    # 8 rounds: 4 wins and 4 draws is a mean of 0.5 with a standard error of 0.189 (2.65 se up)
+    assert _best("p", {"m": [1.0] * 4 + [0.0] * 4}, bot._z_for("sheriff", 5)) == "m"
+    # 3 wins and 5 draws: 0.375, standard error 0.183 (2.05 se up): passes z, not the law's
+    three = {"m": [1.0] * 3 + [0.0] * 5}
+    assert _best("p", three, Z) == "m"
+    assert _best("p", three, bot._z_for("sheriff", 5)) == "p"
