@@ -413,7 +413,36 @@ def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     ana = Person(browser, svc.url, width=390, height=844)
     page = start_with_a_choice(ana, svc, "Ana")
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, f"the page is {width} px wide on a 390 px screen"
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('body *')].filter(e => {
+             const r = e.getBoundingClientRect(); return r.width > 0 && r.right > 400; })
+           .slice(0, 8).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`
+             + ` right=${Math.round(e.getBoundingClientRect().right)}`
+             + ` text=${(e.textContent || '').slice(0, 40)}`)"""
+    )
+    assert width <= 400, f"the page is {width} px wide on a 390 px screen: {wide}"
+    # the two boxes that once widened a phone's page (a CI run caught the first): the card
+    # check shown for 1.6 s (a Dynamite flip) and the summary's stats table, each as the
+    # page draws it
+    widths = page.evaluate(
+        """() => { const box = document.getElementById('check-card');
+           box.innerHTML = '<span class="check-what">Ana · Dynamite</span>'
+             + '<span class="card big">Shot</span><span class="check-result">Success</span>';
+           box.hidden = false;
+           const check = document.documentElement.scrollWidth;
+           box.hidden = true;
+           const sum = document.getElementById('summary');
+           const cols = ['Player', 'Role', 'Character', '♥', 'Damage dealt', 'Damage taken',
+                         'Eliminations', 'Cards played', 'Stars'];
+           sum.innerHTML = '<table class="stats"><thead><tr>'
+             + cols.map(c => `<th>${c}</th>`).join('') + '</tr></thead></table>';
+           sum.hidden = false;
+           const summary = document.documentElement.scrollWidth;
+           sum.hidden = true;
+           sum.innerHTML = '';
+           return [check, summary]; }"""
+    )
+    assert max(widths) <= 400, f"a 390 px screen widened to {widths} px (check card, summary)"
     # keyboard only: focus a move or a card and press Enter
     before = page.evaluate("window.bangTable.state.decision.decision_id")
     page.focus("#decision button.move, #hand .card.legal")
