@@ -305,7 +305,8 @@ def test_a_timeout_plays_the_autopilot_and_a_late_move_is_refused(svc, browser) 
             said = page.wait_for_function(
                 """() => { const t = document.getElementById('message').textContent;
                    return t.includes('Too late') ? 'late'
-                     : t.includes('game is over') ? 'out' : null; }""",
+                     : t.includes('game is over') || t.includes('out of the game') ? 'out'
+                     : null; }""",
                 timeout=5_000,
             ).json_value()
         except Exception as error:  # noqa: BLE001 - re-raised with what the page says

@@ -101,7 +101,7 @@ export async function sendMove(decisionId, moveId) {
   } catch (e) {
     if (e.status === 409) message(t("msg.too_late"), "warn");
     else if (e.status === 422) message(t("msg.illegal"), "warn");
-    else if (e.status === 410) message(t("msg.over"), "info");
+    else if (e.status === 410) message(e.code === "eliminated" ? t("msg.out") : t("msg.over"), "info");
     else message(e.message, "error");
     S.decision = null;
     S.targeting = null;
