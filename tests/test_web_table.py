@@ -414,14 +414,15 @@ def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     ana = Person(browser, svc.url, width=390, height=844)
     page = start_with_a_choice(ana, svc, "Ana")
     width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate(
-        """() => [...document.querySelectorAll('body *')].filter(e => {
-             const r = e.getBoundingClientRect(); return r.width > 0 && r.right > 400; })
-           .slice(0, 8).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`
-             + ` right=${Math.round(e.getBoundingClientRect().right)}`
-             + ` text=${(e.textContent || '').slice(0, 40)}`)"""
-    )
-    assert width <= 400, f"the page is {width} px wide on a 390 px screen: {wide}"
+    if width > 400:  # which elements stick out: looked up only to say so
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('body *')].filter(e => {
+                 const r = e.getBoundingClientRect(); return r.width > 0 && r.right > 400; })
+               .slice(0, 8).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`
+                 + ` right=${Math.round(e.getBoundingClientRect().right)}`
+                 + ` text=${(e.textContent || '').slice(0, 40)}`)"""
+        )
+        pytest.fail(f"the page is {width} px wide on a 390 px screen: {wide}")
     # the two boxes that once widened a phone's page (a CI run caught the first): the card
     # check shown for 1.6 s (a Dynamite flip) and the summary's stats table, each as the
     # page draws it
