@@ -24,7 +24,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,25 +41,23 @@ from .render import render_view
 ENV_NAME = "bangarena_v0"
 
 
-# Legal-move sets recur (the same hand, the same targets), so each one's mask and action
-# indexes are built once per process, per enumeration (a mask's length is its enumeration's).
-# Masks are shared and read-only.
-_Legal = dict[tuple[str, ...], tuple[np.ndarray, tuple[int, ...]]]
-_LEGAL: dict[tuple[str, ...], _Legal] = {}
-_LEGAL_CAP = 100_000
 _INT8 = np.dtype(np.int8)  # a dtype object: np.int8 would be converted at every call
 
 
-def _legal_entry(
-    moves: tuple[Move, ...], index: dict[str, int]
-) -> tuple[np.ndarray, tuple[int, ...]]:
-    """(the mask, the moves' action indexes in engine order) of one legal-move set."""
-    actions = tuple([index[m.id] for m in moves])
-    buf = bytearray(len(index))
-    for i in actions:
-        buf[i] = 1
-    mask = np.frombuffer(bytes(buf), _INT8)  # read-only: it is shared
-    return mask, actions
+class _AgentIter:
+    """What :meth:`BangArenaEnv.agent_iter` returns: iterable again, as PettingZoo's is."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: BangArenaEnv, max_iter: int) -> None:
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        for _ in range(self.max_iter):
+            if not env.agents:
+                return
+            yield env.agent_selection
 
 
 class IllegalAction(ValueError):
@@ -91,7 +89,7 @@ class BangArenaEnv(AECEnv):
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._ids = action_ids(key)
         self._index = action_index(key)
-        self._legal = _LEGAL.setdefault(key, {})
+        self._n_actions = len(self._ids)
         n_obs = observation_size(max_rounds, key)
         obs_space = spaces.Dict(
             {
@@ -152,17 +150,16 @@ class BangArenaEnv(AECEnv):
         seat = d.seat
         view = game.view(seat, since=self._cursors[seat])
         self._cursors[seat] = view.cursor
-        ids = tuple([m.id for m in d.moves])
-        cache = self._legal
-        legal = cache.get(ids)
-        if legal is None:
-            legal = _legal_entry(d.moves, self._index)
-            if len(cache) >= _LEGAL_CAP:  # a bound on memory: the sets met again soon return
-                cache.clear()
-            cache[ids] = legal
-        self._moves = d.moves
-        self._actions = actions = legal[1]
-        self._current = (seat, view, legal[0])
+        moves = d.moves
+        ids = tuple([m.id for m in moves])
+        self._actions = actions = tuple(map(self._index.__getitem__, ids))
+        # A fresh mask per decision (a cache of masks per legal set missed 40 % of the time:
+        # hands and targets make too many sets)
+        buf = bytearray(self._n_actions)
+        for i in actions:
+            buf[i] = 1
+        self._moves = moves
+        self._current = (seat, view, np.frombuffer(buf, _INT8))
         agent = self.possible_agents[seat]
         self.agent_selection = agent
         self.infos[agent] = {"view": view, "legal_ids": ids, "legal_actions": actions}
@@ -181,6 +178,31 @@ class BangArenaEnv(AECEnv):
             view = game.view(seat, since=len(game.state.log)) if final is None else final
             mask = self._no_moves
         return {"observation": self._encoders[seat].encode(view), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: the current agent's observation, cumulative reward,
+        termination, truncation and info (the agent to move is read without a second lookup)."""
+        agent = self.agent_selection
+        cur = self._current
+        if not observe:
+            obs = None
+        elif cur is not None:  # the agent to move: the view and mask _next_decision made
+            obs = {"observation": self._encoders[cur[0]].encode(cur[1]), "action_mask": cur[2]}
+        else:
+            obs = self.observe(agent)
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """PettingZoo's ``agent_iter``: the agent to move, until every agent is done or
+        ``max_iter`` agents were yielded (a generator: PettingZoo's iterator is a Python
+        method call per step)."""
+        return _AgentIter(self, max_iter)
 
     def step(self, action: int | np.integer | None) -> None:
         agent = self.agent_selection
