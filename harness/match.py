@@ -149,27 +149,48 @@ async def ask(
         seat.decision_index = len(game.state.history)  # type: ignore[attr-defined]
     if getattr(seat, "in_flight", None) is not None:
         seat.in_flight = None  # type: ignore[attr-defined]  # never a previous decision's
-    task = asyncio.ensure_future(seat.decide(view, decision, deadline))
-    timed_out = False
+    # The seat runs in this task under a timeout (a task of its own and asyncio.wait cost
+    # more CPU than the rest of a model decision's driver work). The deadline can move later
+    # while the seat works (rate-limit backoff is credited back), so at expiry the clock is
+    # read again: the timeout fires only once the deadline, plus the grace, has passed.
+    wait = deadline.remaining() + grace_s
+    if wait <= 0:  # no time at all: the seat is not asked
+        return SeatAnswer.give_up("timeout", None), view.cursor
+    loop = asyncio.get_running_loop()
+    timer: asyncio.TimerHandle | None = None
     try:
-        while not task.done():
-            wait = deadline.remaining() + grace_s
-            if wait <= 0:
-                break
-            await asyncio.wait({task}, timeout=wait)
-        timed_out = not task.done()
-    finally:
-        if not task.done():  # timed out, or the match itself was cancelled
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-    if timed_out or task.cancelled():
-        # keep what the seat recorded before it was cancelled (its attempts so far)
+        async with asyncio.timeout(None) as clock:
+
+            def check() -> None:
+                nonlocal timer
+                wait = deadline.remaining() + grace_s
+                if wait <= 0:
+                    clock.reschedule(loop.time())  # now: the seat's await is cancelled
+                else:
+                    timer = loop.call_later(wait, check)
+
+            timer = loop.call_later(wait, check)
+            try:
+                answer = await seat.decide(view, decision, deadline)
+            finally:
+                if timer is not None:
+                    timer.cancel()
+        if clock.expired():  # the seat swallowed the cancellation: its answer came too late
+            raise TimeoutError
+    except TimeoutError as e:
+        if clock.expired():
+            # keep what the seat recorded before it was cancelled (its attempts so far)
+            return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None)), view.cursor
+        return _seat_error(e), view.cursor
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise  # the match itself is being cancelled
+        # the seat's own wait was cancelled (an answer future dropped): no answer in time
         return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None)), view.cursor
-    exc = task.exception()
-    if exc is not None:
-        return _seat_error(exc), view.cursor
-    return task.result(), view.cursor
+    except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
+        return _seat_error(e), view.cursor
+    return answer, view.cursor
 
 
 def _seat_error(exc: BaseException) -> SeatAnswer:

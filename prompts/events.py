@@ -5,7 +5,8 @@ the system prompt and the table already show (the deal, roles) are skipped."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from itertools import islice
+from typing import Any, Final
 
 from bangarena.engine.views import card_kind
 
@@ -226,6 +227,28 @@ def event_line(e: Ev, c: Catalog) -> str | None:
     if fmt is None:  # an event kind newer than these prompts: show its fields plainly
         return " ".join(f"{k}={v}" for k, v in e.items())
     return fmt(e, c)
+
+
+# The engine hands every viewer of a public event the same dict (its shared forms), so at a
+# table of seven each line would be rendered seven times: lines are kept per event object. An
+# entry holds its event, so the event's id is not reused while the entry lives. The oldest half
+# goes when the cap is reached (a dict keeps insertion order): the seats of one match read an
+# event within a round of it, so recent entries are the ones read again. At most ~15 MB.
+_LINES: dict[int, tuple[Ev, Catalog, str | None]] = {}
+_LINES_CAP: Final = 30_000
+
+
+def shared_event_line(e: Ev, c: Catalog) -> str | None:
+    """:func:`event_line`, rendered once per event object and catalog."""
+    hit = _LINES.get(id(e))
+    if hit is not None and hit[0] is e and hit[1] is c:
+        return hit[2]
+    line = event_line(e, c)
+    if len(_LINES) >= _LINES_CAP:
+        for key in list(islice(_LINES, _LINES_CAP // 2)):
+            del _LINES[key]
+    _LINES[id(e)] = (e, c, line)
+    return line
 
 
 def hostile_target(e: Ev) -> tuple[int, int] | None:

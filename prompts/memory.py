@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .catalog import Catalog
-from .events import event_line, hostile_target
+from .events import hostile_target, shared_event_line
 
 RECENT_MAX_LINES: Final = 18
 """At most this many event lines per prompt; older ones are counted, not shown."""
@@ -44,7 +44,7 @@ class PromptMemory:
             elif e["kind"] == "eliminated":
                 self.kills.append((e["seat"], e["killer"]))
                 self.summary_text = None
-            line = event_line(e, cat)
+            line = shared_event_line(e, cat)
             if line is not None:
                 lines.append(line)
         self.decisions += 1

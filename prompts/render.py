@@ -72,6 +72,13 @@ def answer_example(cat: Catalog, notes: bool, short: bool = False) -> str:
 
 
 @cache
+def _answer_line(lang: str, notes: bool) -> str:
+    """The answer reminder that ends every turn prompt of ``lang``."""
+    cat = catalog(lang)
+    return cat.turn["answer"].format(example=answer_example(cat, notes, short=True))
+
+
+@cache
 def _rules(lang: str, expansions: tuple[str, ...] = ()) -> str:
     from bangarena.rules_machine import rules_text
 
@@ -320,7 +327,7 @@ def turn_context(
         "decision": _decision_text(decision, cat),
         "move_texts": [move_text(m, view, cat) for m in decision.moves],
         "ids": [m.id for m in decision.moves],
-        "answer": t["answer"].format(example=answer_example(cat, notes_enabled, short=True)),
+        "answer": _answer_line(cat.lang, notes_enabled),
     }
 
 

@@ -206,3 +206,24 @@ def test_cached_table_lines_and_summary_equal_fresh_ones(seats: int, mode: str, 
             assert got == render_turn(view, decision, fresh[seat], lang)
             game.apply(seat, bots[seat].choose(view, decision))
         assert hits > 0  # the cache was used, not only filled
+
+
+def test_shared_event_lines_equal_fresh_ones_and_stay_bounded(monkeypatch) -> None:
+    """The per-event cache of lines gives what rendering afresh gives, for every seat's events
+    in every language, and drops its oldest half at its cap."""
+    from bangarena.prompts import events as ev
+
+    monkeypatch.setattr(ev, "_LINES", {})
+    monkeypatch.setattr(ev, "_LINES_CAP", 64)
+    seen = 0
+    for game, cursors in random_game(5, "classic", 11):
+        seat = game.decision.seat
+        view = game.view(seat, since=cursors[seat])
+        cursors[seat] = view.cursor
+        for lang in LANGS:
+            cat = catalog(lang)
+            for e in view.events:
+                assert ev.shared_event_line(e, cat) == ev.event_line(e, cat)
+                seen += 1
+        assert len(ev._LINES) <= 64
+    assert seen > 64  # the cap was reached and entries were dropped

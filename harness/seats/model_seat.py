@@ -237,8 +237,20 @@ class ModelSeat:
             reraise=True,
         )
         try:
+            # The first attempt runs outside tenacity (its loop costs about as much CPU as the
+            # rest of a decision's harness work); a retryable failure enters the loop as its
+            # attempt 1, so stop, wait and before_sleep see the same attempts as before.
+            try:
+                return await self._attempt(base, deadline, tel, 0.0)
+            except ProviderError as e:
+                if not e.retryable:
+                    raise
+                first: ProviderError | None = e
             async for attempt in retrying:
                 with attempt:
+                    if first is not None:
+                        failed, first = first, None
+                        raise failed
                     w, waited[0] = waited[0], 0.0
                     return await self._attempt(base, deadline, tel, w)
         except ProviderError as e:
@@ -264,7 +276,8 @@ class ModelSeat:
         tel.attempts.append(att)
         t0 = time.monotonic()
         try:
-            reply = await asyncio.wait_for(self.provider.complete(req), timeout)
+            async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for
+                reply = await self.provider.complete(req)
         except ProviderError as e:
             att.latency_s = round(time.monotonic() - t0, 6)
             att.outcome = "timeout" if e.kind == "timeout" else "transport"
