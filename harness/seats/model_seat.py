@@ -200,8 +200,38 @@ class ModelSeat:
         self, base: ProviderRequest, deadline: Deadline, tel: DecisionTelemetry
     ) -> ProviderReply:
         """One reply, retrying transport failures; raises _GiveUp when none can be had."""
+        try:
+            # The first attempt runs outside tenacity (building its loop costs about as much
+            # CPU as the rest of a decision's harness work); a retryable failure enters the
+            # loop as its attempt 1, so stop, wait and before_sleep see every attempt.
+            try:
+                return await self._attempt(base, deadline, tel, 0.0)
+            except ProviderError as e:
+                if not e.retryable:
+                    raise
+                first: ProviderError | None = e
+            waited = [0.0]
+            async for attempt in self._retrying(deadline, tel, waited):
+                with attempt:
+                    if first is not None:
+                        failed, first = first, None
+                        raise failed
+                    w, waited[0] = waited[0], 0.0
+                    return await self._attempt(base, deadline, tel, w)
+        except ProviderError as e:
+            # auth (401/403) has its own reason: the driver stops the match on it
+            reason = {"timeout": "timeout", "auth": "auth"}.get(e.kind, "transport")
+            raise _GiveUp(reason) from None  # type: ignore[arg-type]
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _retrying(
+        self, deadline: Deadline, tel: DecisionTelemetry, waited: list[float]
+    ) -> AsyncRetrying:
+        """Tenacity's loop for the transport retries of one answer attempt: exponential backoff
+        with jitter or the server's Retry-After, bounded by the deadline (a rate limit's backoff
+        is credited back to the seat's clock, up to the driver's cap); ``waited[0]`` is the
+        backoff before the next attempt."""
         probe_only = self._down_streak >= DOWN_AFTER
-        waited = [0.0]
 
         def stop(rs: RetryCallState) -> bool:
             if probe_only or rs.attempt_number >= MAX_TRANSPORT_TRIES:
@@ -229,35 +259,13 @@ class ModelSeat:
             tel.credited_s = deadline.credited_s
             waited[0] = sleep
 
-        retrying = AsyncRetrying(
+        return AsyncRetrying(
             retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
             stop=stop,
             wait=wait,
             before_sleep=before_sleep,
             reraise=True,
         )
-        try:
-            # The first attempt runs outside tenacity (its loop costs about as much CPU as the
-            # rest of a decision's harness work); a retryable failure enters the loop as its
-            # attempt 1, so stop, wait and before_sleep see the same attempts as before.
-            try:
-                return await self._attempt(base, deadline, tel, 0.0)
-            except ProviderError as e:
-                if not e.retryable:
-                    raise
-                first: ProviderError | None = e
-            async for attempt in retrying:
-                with attempt:
-                    if first is not None:
-                        failed, first = first, None
-                        raise failed
-                    w, waited[0] = waited[0], 0.0
-                    return await self._attempt(base, deadline, tel, w)
-        except ProviderError as e:
-            # auth (401/403) has its own reason: the driver stops the match on it
-            reason = {"timeout": "timeout", "auth": "auth"}.get(e.kind, "transport")
-            raise _GiveUp(reason) from None  # type: ignore[arg-type]
-        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _attempt(
         self, base: ProviderRequest, deadline: Deadline, tel: DecisionTelemetry, waited: float
