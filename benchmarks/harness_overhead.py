@@ -7,7 +7,13 @@ request (fixed answer schema), parse a model-style JSON reply and check its id a
 list. The system prompt is rendered once per seat and not counted (it is the same bytes at every
 decision). The bots' own thinking is not counted.
 
-Part 2 — throughput: N matches at once in this process; in each, ``--model-seats`` seats are
+Part 2 — the whole model seat through the match driver, no network: seeded games whose every seat
+is a ``ModelSeat`` over an in-process provider that answers at once (the first legal id of the
+prompt's last line, as a JSON reply): CPU per decision of the driver, the seat (prompt, request,
+attempt record, transport-retry handling, parsing) and the record, i.e. what a model decision
+costs this process besides the SDK's own work.
+
+Part 3 — throughput: N matches at once in this process; in each, ``--model-seats`` seats are
 model seats using the real ``openai`` SDK against the fake OpenAI server (in its own process,
 choosing like a scripted player: uniform over the ids the prompt lists), the rest rule bots.
 Prints decisions/s (all and model) and this process's CPU per model decision.
@@ -135,6 +141,48 @@ async def throughput(matches: int, seats: int, model_seats: int, url: str) -> di
     }
 
 
+class _InstantProvider:
+    """A provider that answers every request at once with the prompt's first legal id."""
+
+    def __init__(self) -> None:
+        from bangarena.harness.providers.base import Usage
+
+        self.usage = Usage(input_tokens=3000, output_tokens=20)
+
+    async def complete(self, req: ProviderRequest) -> Any:
+        from bangarena.harness.providers.base import ProviderReply
+        from bangarena.prompts.render import LEGAL_IDS_PREFIX
+
+        last = req.messages[-1].content.rsplit("\n", 1)[-1]
+        move = last[len(LEGAL_IDS_PREFIX) :].split(",")[0].strip()
+        text = json.dumps({"reason": "bench", "notes": None, "move": move})
+        return ProviderReply(
+            text=text, finish_reason="stop", usage=self.usage, model_id="instant",
+            latency_s=0.0, request_params={}, sdk="none",
+        )  # fmt: skip
+
+    async def aclose(self) -> None:
+        return None
+
+
+async def seat_cost(games: int, seats: int) -> tuple[int, float]:
+    """(decisions, CPU seconds) of ``games`` matches of model seats over the instant provider."""
+    from bangarena.harness.match import Match, MatchSettings
+    from bangarena.harness.model_spec import parse_model_spec
+    from bangarena.harness.seats.model_seat import ModelSeat
+
+    spec = parse_model_spec("openai:bench")
+    decisions, cpu = 0, 0.0
+    for g in range(games):
+        players = [ModelSeat(spec, _InstantProvider(), seat=i) for i in range(seats)]
+        match = Match(MatchSettings(seats=seats, seed=g, time_per_move_s=30), players)
+        t = time.process_time()
+        record = await match.run()
+        cpu += time.process_time() - t
+        decisions += len(record.moves)
+    return decisions, cpu
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -156,6 +204,13 @@ def main() -> None:
         "seats": args.seats, "games": args.games, "decisions": len(us),
         "median_us": round(statistics.median(us), 1), "p90_us": round(us[len(us) * 9 // 10], 1),
         "p99_us": round(us[len(us) * 99 // 100], 1), "max_us": round(us[-1], 1),
+    }))  # fmt: skip
+    asyncio.run(seat_cost(2, args.seats))  # imports, caches, the answer schema
+    n, cpu = asyncio.run(seat_cost(args.games // 2, args.seats))
+    print(json.dumps({
+        "part": "model seats through the match driver, instant in-process provider (no SDK)",
+        "seats": args.seats, "games": args.games // 2, "decisions": n,
+        "cpu_us_per_decision": round(cpu / n * 1e6, 1),
     }))  # fmt: skip
     if args.skip_throughput:
         return
