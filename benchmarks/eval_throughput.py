@@ -15,8 +15,9 @@
   OpenAI SDK to a loopback fake server (its own process) that answers after 1 s: model
   decisions per second over a steady window, p50 decision latency, CPU per decision, for the
   SDK's aiohttp transport and for httpx; then the SDK alone (the same ``client.post`` a model
-  seat makes, N loops at once, same server, a real decision's prompts and schema) and the
-  harness's own CPU per decision as a share of the SDK's per-call CPU (``harness_share``).
+  seat makes, N loops at once, same server, a real decision's prompts and schema; run before
+  and after the matches, the mean is used) and the harness's own CPU per decision as a share
+  of the SDK's per-call CPU (``harness_share``).
 - **memory**: live seven-seat matches with transcripts (scripted seats, held at their end, the
   heaviest moment), with and without the runner's written-out decisions; bytes per stored
   match and store time per match.
@@ -335,10 +336,21 @@ def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
         for transport in ("aiohttp", "httpx"):
             os.environ["BANGARENA_HTTP_TRANSPORT"] = transport
             with batch_gc():
+                # the SDK alone before and after the matches: the share uses their mean (a
+                # shared machine's speed drifts by more than the harness's own cost)
+                before = asyncio.run(sdk_window(n, seconds / 2, port, warmup=3.0))
                 figures = asyncio.run(model_window(n, seconds, port, warmup=5.0))
-                sdk = asyncio.run(sdk_window(n, seconds, port, warmup=3.0))
+                after = asyncio.run(sdk_window(n, seconds / 2, port, warmup=3.0))
+            per_call = round((before["cpu_ms_per_call"] + after["cpu_ms_per_call"]) / 2, 3)
+            sdk = {
+                "calls_per_s": round((before["calls_per_s"] + after["calls_per_s"]) / 2, 1),
+                "cpu_ms_per_call": per_call,
+                "cpu_ms_per_call_before_after": [
+                    before["cpu_ms_per_call"],
+                    after["cpu_ms_per_call"],
+                ],
+            }
             figures["sdk_alone"] = sdk
-            per_call = sdk["cpu_ms_per_call"]
             figures["harness_cpu_ms_per_decision"] = round(
                 figures["cpu_ms_per_decision"] - per_call, 3
             )
