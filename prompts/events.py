@@ -245,8 +245,11 @@ def shared_event_line(e: Ev, c: Catalog) -> str | None:
         return hit[2]
     line = event_line(e, c)
     if len(_LINES) >= _LINES_CAP:
-        for key in list(islice(_LINES, _LINES_CAP // 2)):
-            del _LINES[key]
+        try:
+            for key in list(islice(_LINES, _LINES_CAP // 2)):
+                _LINES.pop(key, None)
+        except RuntimeError:  # another thread changed the cache meanwhile: start it over
+            _LINES.clear()
     _LINES[id(e)] = (e, c, line)
     return line
 
