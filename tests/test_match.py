@@ -208,3 +208,49 @@ async def test_totals_never_mix_bots_into_the_rule_following_statistics() -> Non
     assert bots.answered is None and bots.retries == 0 and not any(bots.failures.values())
     assert rec.totals.match.retries == mine.retries > 0
     assert rec.totals.match.failures == mine.failures
+
+
+class CreditedSeat(SlowSeat):
+    """Sleeps past its time per move on its first decision, after crediting the clock back by
+    the same (as a rate limit's backoff is credited), so it is still in time."""
+
+    async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
+        self.calls += 1
+        if self.calls == 1:
+            deadline.credit(self.sleep_s)
+            await asyncio.sleep(self.sleep_s)
+        return SeatAnswer(decision.ids[-1], DecisionTelemetry())
+
+
+class DroppedSeat(SlowSeat):
+    """Its first decision waits on an answer future that something else cancels (a dropped
+    connection): its own CancelledError, not the match's."""
+
+    async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
+        self.calls += 1
+        if self.calls == 1:
+            answer = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_later(0.02, answer.cancel)
+            await answer
+        return SeatAnswer(decision.ids[-1], DecisionTelemetry())
+
+
+async def test_a_deadline_moved_later_while_the_seat_works_is_the_one_kept() -> None:
+    settings = MatchSettings(seats=4, seed=2, time_per_move_s=30, model_time_per_move_s=0.1,
+                             grace_s=0.05)  # fmt: skip
+    seat = CreditedSeat(late=1, sleep_s=0.3)  # 0.3 s of work, 0.1 s + 0.3 s credited
+    rec = await run_match(settings, [seat, *(BotSeat("rule", i, i) for i in range(1, 4))])
+    first = next(m for m in rec.moves if m.seat == 0)
+    assert first.how == "chosen" and first.autopilot_reason is None
+    assert 0.3 <= first.elapsed_s < 0.45 and first.credited_s == pytest.approx(0.3)
+
+
+async def test_a_seat_whose_own_wait_is_cancelled_is_autopiloted_and_the_match_goes_on() -> None:
+    settings = MatchSettings(seats=4, seed=2, time_per_move_s=30, model_time_per_move_s=5)
+    seat = DroppedSeat(late=1, sleep_s=0)
+    rec = await run_match(settings, [seat, *(BotSeat("rule", i, i) for i in range(1, 4))])
+    check_record(rec, settings)
+    assert rec.status == "complete"
+    mine = [m for m in rec.moves if m.seat == 0]
+    assert mine[0].how == "autopilot" and mine[0].autopilot_reason == "timeout"
+    assert all(m.how == "chosen" for m in mine[1:])
