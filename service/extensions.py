@@ -10,6 +10,7 @@ service serves is read here, not discovered.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from fastapi import FastAPI
@@ -18,10 +19,27 @@ from .registry import MatchRegistry
 
 Extension = Callable[[FastAPI, MatchRegistry], None]
 
+log = logging.getLogger("bangarena.service")
+
+
+def _extra_missing(exc: ModuleNotFoundError, packages: tuple[str, ...], what: str) -> bool:
+    """True (and a warning naming the extra) when ``exc`` is a missing package of the optional
+    ``[agents]`` extra: the service then runs without ``what``. Any other missing module is a
+    bug and is raised again by the caller."""
+    package = (exc.name or "").split(".")[0]
+    if package not in packages:
+        return False
+    log.warning("%s is off: %s is not installed (pip install 'bangarena[agents]')", what, package)
+    return True
+
 
 def _a2a_evaluator(app: FastAPI, registry: MatchRegistry) -> None:
-    from .a2a_evaluator import install  # a2a-sdk is imported only when an app is made
-
+    try:
+        from .a2a_evaluator import install  # a2a-sdk is imported only when an app is made
+    except ModuleNotFoundError as e:
+        if _extra_missing(e, ("a2a",), "the A2A evaluator (/a2a/evaluator)"):
+            return
+        raise
     install(app, registry)
 
 
@@ -32,8 +50,12 @@ def _web_table(app: FastAPI, registry: MatchRegistry) -> None:
 
 
 def _mcp_seat(app: FastAPI, registry: MatchRegistry) -> None:
-    from .mcp_seat import install  # the mcp package is imported only when an app is made
-
+    try:
+        from .mcp_seat import install  # the mcp package is imported only when an app is made
+    except ModuleNotFoundError as e:
+        if _extra_missing(e, ("mcp",), "the MCP seat (/mcp)"):
+            return
+        raise
     install(app, registry)
 
 

@@ -201,3 +201,29 @@ def test_finished_matches_leave_memory_once_stored(tmp_path: Path) -> None:
         r = client.get(f"{url}/view", headers=bearer(body["spectator_token"]))
         assert r.status_code == 401
         assert client.get(f"{svc.url}/v1/suites").json()[0]["totals"]["matches_done"] == 1
+
+
+def test_the_service_runs_without_the_agents_extra(tmp_path: Path, monkeypatch, caplog) -> None:
+    """Without a2a-sdk and mcp (the optional ``[agents]`` extra) the service still builds and
+    serves; the A2A evaluator and the MCP seat are off, and a warning names the extra."""
+    import sys
+
+    from bangarena.service import create_app
+
+    for name in ("a2a", "mcp"):  # a None entry makes `import name` raise ModuleNotFoundError
+        monkeypatch.setitem(sys.modules, name, None)
+    for name in ("bangarena.service.a2a_evaluator", "bangarena.service.mcp_seat"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with caplog.at_level("WARNING", logger="bangarena.service"):
+        app = create_app(service_settings(tmp_path))
+
+    async def get(path: str) -> int:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            return (await client.get(path)).status_code
+
+    assert asyncio.run(get("/healthz")) == 200
+    assert asyncio.run(get("/a2a/evaluator/.well-known/agent-card.json")) == 404
+    assert asyncio.run(get("/mcp")) == 404
+    warned = " ".join(r.getMessage() for r in caplog.records)
+    assert "A2A evaluator" in warned and "MCP seat" in warned and "bangarena[agents]" in warned
