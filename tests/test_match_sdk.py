@@ -216,12 +216,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+async def warm_openai_sdk() -> None:
+    """One decision through the OpenAI SDK on a throwaway fake server: the SDK builds its
+    response types on its first call in a process (about half a second, over a second in a
+    fresh checkout on a loaded machine), which a short clock would count as a timeout."""
+    from bangarena.engine import GameConfig, new_game
+    from bangarena.harness.seats import Deadline
+
+    warm = FakeServer("openai", FakeBehaviour(seed=1))
+    await warm.__aenter__()
+    try:
+        game = new_game(GameConfig(4), 1)
+        d = game.decision
+        seat = model_seat(warm.spec("m"), d.seat)
+        await seat.decide(game.view(d.seat), d, Deadline(30))
+        await seat.aclose()
+    finally:
+        await warm.__aexit__(None, None, None)
+
+
 async def test_a_provider_that_dies_mid_match_is_autopiloted(monkeypatch) -> None:
+    await warm_openai_sdk()
     fake = FakeServer("openai", FakeBehaviour(seed=5))
     await fake.__aenter__()
     seat = model_seat(fake.spec("m"), 0)
-    # 1 s a move: the SDK's first call in a fresh process (its lazily built response types)
-    # takes about half a second, which a shorter clock would count as a timeout.
+    # 1 s a move, the SDK warmed above: the first decisions must be answered in time.
     settings = MatchSettings(seats=4, seed=9, model_time_per_move_s=1.0, grace_s=0.3)
     task = asyncio.create_task(run_match(settings, table(4, {0: seat}, 9)))
     while len(fake.requests) < 6:

@@ -210,7 +210,12 @@ def test_the_service_runs_without_the_agents_extra(tmp_path: Path, monkeypatch, 
 
     from bangarena.service import create_app
 
-    for name in ("a2a", "mcp"):  # a None entry makes `import name` raise ModuleNotFoundError
+    # every loaded module of both packages goes (another test of this worker may have loaded
+    # them); a None entry makes `import name` raise ModuleNotFoundError
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("a2a", "mcp"):
+            monkeypatch.delitem(sys.modules, name)
+    for name in ("a2a", "mcp"):
         monkeypatch.setitem(sys.modules, name, None)
     for name in ("bangarena.service.a2a_evaluator", "bangarena.service.mcp_seat"):
         monkeypatch.delitem(sys.modules, name, raising=False)
