@@ -36,16 +36,22 @@ def svc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def _play(svc: Any) -> tuple[httpx.Client, str, Any]:
-    """A person's client at a new table with bots, once it waits for the person's decision."""
+    """A person's client at a new table with bots, once it waits for the person's decision. A
+    deal can eliminate the person before a first choice (forced hits; the poll answers 410):
+    then a fresh table is dealt, as a player would."""
     client = httpx.Client(base_url=svc.url, timeout=20)
-    r = client.post("/web/v1/play", json={"name": "Ana", "seats": 4, "time_per_move": 60})
-    assert r.status_code == 201, r.text
-    mid = r.json()["match_id"]
-    assert r.json()["seat"] == 0
-    r = client.get(f"/v1/matches/{mid}/decision", params={"wait": 10})
-    assert r.status_code == 200, r.text
-    room = svc.call(lambda: svc.app.state.rooms.by_match[mid])
-    return client, mid, room
+    for _ in range(3):
+        r = client.post("/web/v1/play", json={"name": "Ana", "seats": 4, "time_per_move": 60})
+        assert r.status_code == 201, r.text
+        mid = r.json()["match_id"]
+        assert r.json()["seat"] == 0
+        r = client.get(f"/v1/matches/{mid}/decision", params={"wait": 10})
+        if r.status_code == 410:
+            continue
+        assert r.status_code == 200, r.text
+        room = svc.call(lambda m=mid: svc.app.state.rooms.by_match[m])
+        return client, mid, room
+    pytest.fail("three deals in a row ended Ana's game before a first choice")
 
 
 def _snapshot(svc: Any, mid: str) -> list[Any]:
