@@ -60,13 +60,8 @@ async function go(fn) {
 }
 
 async function main() {
-  await boot();
-  const name = localStorage.getItem("bangarena.name");
-  if (name) document.getElementById("name").value = name;
-  const opts = await call("GET", "/web/v1/options").catch(() => null);
-  models = opts?.models || [];
-  renderOpponents();
-  onLanguage(renderOpponents);
+  // The buttons work from the first paint: their handlers are attached before the strings and
+  // the options load (a click in that window did nothing, and a loaded CI clicked in it).
   document.getElementById("seats").addEventListener("change", renderOpponents);
   document.getElementById("settings").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -93,6 +88,14 @@ async function main() {
       return { link: r.link };
     });
   });
+  await boot();
+  const name = localStorage.getItem("bangarena.name");
+  const field = document.getElementById("name");
+  if (name && !field.value) field.value = name;
+  const opts = await call("GET", "/web/v1/options").catch(() => null);
+  models = opts?.models || [];
+  renderOpponents();
+  onLanguage(renderOpponents);
   applyI18n(document);
 }
 
