@@ -10,14 +10,18 @@
   workers). The target is in CPU time, ``runner_vs_simulate_cpu`` (simulate is timed before
   and after the runners, the ratio uses their mean: a shared machine's load moves);
   ``processes_2_vs_1`` is wall time, beside ``simulate_2_processes_vs_1``, what bare simulate
-  gets from two processes on this machine at that moment.
+  gets from two processes on this machine at that moment. ``storage_floor_*``: the least that
+  storing a match as the store must (the record's JSON, zlib, the decision rows through bare
+  ``sqlite3``) costs with no runner at all, and that as a share of simulate.
 - **models**: N concurrent all-model seven-seat matches whose seats talk through the real
   OpenAI SDK to a loopback fake server (its own process) that answers after 1 s: model
   decisions per second over a steady window, p50 decision latency, CPU per decision, for the
   SDK's aiohttp transport and for httpx; then the SDK alone (the same ``client.post`` a model
   seat makes, N loops at once, same server, a real decision's prompts and schema; run before
   and after the matches, the mean is used) and the harness's own CPU per decision as a share
-  of the SDK's per-call CPU (``harness_share``).
+  of the SDK's per-call CPU (``harness_share``); then the OpenAI provider alone (the same
+  request through ``OpenAIProvider.complete``): ``provider_cpu_ms_per_call`` is its part of the
+  harness's share.
 - **memory**: live seven-seat matches with transcripts (scripted seats, held at their end, the
   heaviest moment), with and without the runner's written-out decisions; bytes per stored
   match and store time per match.
@@ -138,6 +142,55 @@ def bots(n: int) -> dict[str, Any]:
     out["runner_vs_simulate"] = round(out["runner_local_ms"] / out["simulate_ms"], 2)
     out["runner_vs_match_driver"] = round(out["runner_local_ms"] / out["match_driver_ms"], 2)
     out["processes_2_vs_1"] = round(out["runner_processes_1_ms"] / out["runner_processes_2_ms"], 2)
+    floor = storage_floor(min(n, 200))
+    out.update(floor)
+    out["storage_floor_vs_simulate_cpu"] = round(floor["storage_floor_cpu_ms"] / sim_cpu, 3)
+    return out
+
+
+def storage_floor(n: int) -> dict[str, Any]:
+    """The least CPU per match that storing what the issue asks for costs, with no runner
+    around it (ms): the record's JSON (pydantic-core), its zlib compression at the store's
+    level, and its decision rows inserted with bare ``sqlite3.executemany`` on a WAL file
+    (no SQLAlchemy, one transaction per match) — the records of ``n`` bare-driver matches."""
+    import sqlite3
+    import zlib
+
+    from bangarena.evals.store.rows import DECISION_COLUMNS, ZLIB_LEVEL, decision_tuples
+
+    suite = parse_suite(suite_text("floor", "rule", math.ceil(n / 7)))
+    plan = plan_suite(suite)[:n]
+
+    async def play() -> list:
+        return [await m.play() for m in plan]
+
+    records = asyncio.run(play())
+    rows = [decision_tuples(m, r) for m, r in zip(plan, records, strict=True)]
+    c = time.process_time()
+    raws = [r.model_dump_json().encode() for r in records]
+    dump = time.process_time() - c
+    c = time.process_time()
+    for raw in raws:
+        zlib.compress(raw, ZLIB_LEVEL)
+    compress = time.process_time() - c
+    with tempfile.TemporaryDirectory() as d:
+        db = sqlite3.connect(Path(d) / "floor.db")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(
+            f"CREATE TABLE decisions ({', '.join(DECISION_COLUMNS)}, PRIMARY KEY (match_id, idx))"
+        )
+        sql = f"INSERT INTO decisions VALUES ({', '.join('?' * len(DECISION_COLUMNS))})"
+        c = time.process_time()
+        for i, match_rows in enumerate(rows):
+            with db:
+                db.executemany(sql, [(i, *t[1:]) for t in match_rows])
+        insert = time.process_time() - c
+        db.close()
+    per = {"dump": dump, "compress": compress, "insert": insert}
+    out = {f"storage_floor_{k}_cpu_ms": round(v / n * 1000, 3) for k, v in per.items()}
+    out["storage_floor_cpu_ms"] = round(sum(per.values()) / n * 1000, 3)
+    out["decision_rows_per_match"] = round(sum(map(len, rows)) / n, 1)
     return out
 
 
@@ -270,6 +323,42 @@ def _sample_request() -> tuple[str, str, dict[str, Any]]:
     return render_system(view), turn, constrained_schema(decision.ids)
 
 
+async def provider_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
+    """The OpenAI provider alone: ``n`` loops of ``OpenAIProvider.complete`` with the same
+    request as :func:`sdk_window` (its params, messages, reply and usage mapping around the
+    same SDK call): the provider's own CPU per call is this window's minus the SDK's."""
+    from bangarena.harness.providers.base import ChatMessage, ProviderRequest
+    from bangarena.harness.providers.openai_provider import OpenAIProvider
+
+    system, turn, schema = _sample_request()
+    provider = OpenAIProvider("bench", base_url=f"http://127.0.0.1:{port}/v1", api_key="x")
+    calls = 0
+
+    async def loop() -> None:
+        nonlocal calls
+        while True:
+            req = ProviderRequest(
+                model="bench", system=system, messages=[ChatMessage(role="user", content=turn)],
+                answer_mode="json_schema", answer_schema=schema, max_tokens=400, timeout_s=30.0,
+            )  # fmt: skip
+            await provider.complete(req)
+            calls += 1
+
+    tasks = [asyncio.ensure_future(loop()) for _ in range(n)]
+    await asyncio.sleep(warmup)
+    t0, c0, k0 = time.monotonic(), time.process_time(), calls
+    await asyncio.sleep(seconds)
+    t1, c1, k1 = time.monotonic(), time.process_time(), calls
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await provider.aclose()
+    return {
+        "calls_per_s": round((k1 - k0) / (t1 - t0), 1),
+        "cpu_ms_per_call": round((c1 - c0) / max(1, k1 - k0) * 1000, 3),
+    }
+
+
 async def sdk_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
     """The SDK alone: ``n`` loops of the call a model seat makes (``client.post`` to
     ``/chat/completions`` with the same kind of body, through the same shared client), no
@@ -351,6 +440,12 @@ def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
                 ],
             }
             figures["sdk_alone"] = sdk
+            with batch_gc():
+                provider = asyncio.run(provider_window(n, seconds / 2, port, warmup=3.0))
+            figures["provider_alone"] = provider
+            # what the provider adds around the SDK call; the rest of the harness's share is
+            # the seat, the driver, the runner and their interplay with 300 matches in flight
+            figures["provider_cpu_ms_per_call"] = round(provider["cpu_ms_per_call"] - per_call, 3)
             figures["harness_cpu_ms_per_decision"] = round(
                 figures["cpu_ms_per_decision"] - per_call, 3
             )
