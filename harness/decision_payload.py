@@ -20,6 +20,7 @@ from bangarena.engine.views import view_to_dict
 from bangarena.prompts.catalog import catalog
 from bangarena.prompts.memory import PromptMemory
 from bangarena.prompts.render import move_text, render_system, render_turn
+from bangarena.prompts.warm import warm_prompts
 
 
 class MoveOption(BaseModel):
@@ -106,6 +107,7 @@ class DecisionPrompter:
         self.lang = lang
         self.memory = PromptMemory()
         self.system: str | None = None
+        warm_prompts(lang)  # the process's first payload would pay ~70 ms on the seat's clock
 
     def payload(
         self,

@@ -25,6 +25,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, wait_ran
 from bangarena.engine import Decision, SeatView
 from bangarena.prompts.memory import PromptMemory
 from bangarena.prompts.render import PROMPT_VERSION, TOOL_NAME, render_system, render_turn
+from bangarena.prompts.warm import warm_prompts
 
 from ..answers import (
     NOTES_MAX_CHARS,
@@ -120,6 +121,7 @@ class ModelSeat:
         self.sdk: str | None = None
         self._down_streak = 0
         self.in_flight: DecisionTelemetry | None = None
+        warm_prompts(lang)  # the process's first prompt costs ~70 ms: paid now, off the clock
 
     # -- the decision ---------------------------------------------------------------------------
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
