@@ -4,7 +4,8 @@
 A live match has no suite file and no plan: :func:`store_live_match` registers the ``live``
 suite (once) and the match's participants, builds the plan of one match from its record, and
 writes it as the runner writes a planned match (one transaction, the same rows). Each live match
-is its own deal (the bootstrap's cluster): the deal number is its order among live matches.
+is its own deal (the bootstrap's cluster): the deal number is its order among live matches
+(one more than the highest stored).
 
 ```python
 store = open_store("live.db")
@@ -123,10 +124,10 @@ def store_live_match(
     _register(store, seats)
     sid = store.suite_id(LIVE_SUITE)
     with store.engine.connect() as conn:
-        deal = conn.execute(
-            select(func.count()).select_from(MatchRow).where(MatchRow.suite_id == sid)
-        ).scalar_one()
-    planned = live_plan(record, seats, int(deal))
+        # a lookup in ix_matches_suite_deal (a count would read every stored live match)
+        last = conn.execute(select(func.max(MatchRow.deal)).where(MatchRow.suite_id == sid))
+        deal = last.scalar_one()
+    planned = live_plan(record, seats, 0 if deal is None else int(deal) + 1)
     why = verdict(record)
     status = "done" if why is None else "void"
     store.write_prepared(prepare_match(planned, record, status, why))

@@ -24,7 +24,7 @@ from bangarena.harness.provenance import redact_credentials
 VERSION_TABLE: Final = "bangarena_schema"
 """Alembic's version table, named for this project so a shared PostgreSQL database can hold other
 applications' migrations too."""
-SCHEMA_HEAD: Final = "0001"
+SCHEMA_HEAD: Final = "0002"
 """The newest schema revision (checked against the migration scripts by a test); a store at this
 revision opens without loading Alembic."""
 MIGRATIONS_DIR: Final = Path(__file__).resolve().parent / "migrations"

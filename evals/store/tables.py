@@ -86,6 +86,8 @@ class MatchRow(Base):
             postgresql_where=DONE_ONLY,
         ),
         Index("ix_matches_suite_status", "suite_id", "status"),
+        # the next live match's deal number is max(deal) + 1 (evals.live)
+        Index("ix_matches_suite_deal", "suite_id", "deal"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
