@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -323,25 +324,17 @@ def _sample_request() -> tuple[str, str, dict[str, Any]]:
     return render_system(view), turn, constrained_schema(decision.ids)
 
 
-async def provider_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
-    """The OpenAI provider alone: ``n`` loops of ``OpenAIProvider.complete`` with the same
-    request as :func:`sdk_window` (its params, messages, reply and usage mapping around the
-    same SDK call): the provider's own CPU per call is this window's minus the SDK's."""
-    from bangarena.harness.providers.base import ChatMessage, ProviderRequest
-    from bangarena.harness.providers.openai_provider import OpenAIProvider
-
-    system, turn, schema = _sample_request()
-    provider = OpenAIProvider("bench", base_url=f"http://127.0.0.1:{port}/v1", api_key="x")
+async def _call_window(
+    n: int, seconds: float, warmup: float, call: Callable[[], Awaitable[None]]
+) -> dict[str, Any]:
+    """``n`` loops of ``call`` at once: calls per second and this process's CPU per call over
+    ``seconds``, after ``warmup``."""
     calls = 0
 
     async def loop() -> None:
         nonlocal calls
         while True:
-            req = ProviderRequest(
-                model="bench", system=system, messages=[ChatMessage(role="user", content=turn)],
-                answer_mode="json_schema", answer_schema=schema, max_tokens=400, timeout_s=30.0,
-            )  # fmt: skip
-            await provider.complete(req)
+            await call()
             calls += 1
 
     tasks = [asyncio.ensure_future(loop()) for _ in range(n)]
@@ -352,11 +345,33 @@ async def provider_window(n: int, seconds: float, port: int, warmup: float) -> d
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    await provider.aclose()
     return {
         "calls_per_s": round((k1 - k0) / (t1 - t0), 1),
         "cpu_ms_per_call": round((c1 - c0) / max(1, k1 - k0) * 1000, 3),
     }
+
+
+async def provider_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
+    """The OpenAI provider alone: ``n`` loops of ``OpenAIProvider.complete`` with the same
+    request as :func:`sdk_window` (its params, messages, reply and usage mapping around the
+    same SDK call): the provider's own CPU per call is this window's minus the SDK's."""
+    from bangarena.harness.providers.base import ChatMessage, ProviderRequest
+    from bangarena.harness.providers.openai_provider import OpenAIProvider
+
+    system, turn, schema = _sample_request()
+    provider = OpenAIProvider("bench", base_url=f"http://127.0.0.1:{port}/v1", api_key="x")
+
+    async def call() -> None:
+        req = ProviderRequest(
+            model="bench", system=system, messages=[ChatMessage(role="user", content=turn)],
+            answer_mode="json_schema", answer_schema=schema, max_tokens=400, timeout_s=30.0,
+        )  # fmt: skip
+        await provider.complete(req)
+
+    try:
+        return await _call_window(n, seconds, warmup, call)
+    finally:
+        await provider.aclose()
 
 
 async def sdk_window(n: int, seconds: float, port: int, warmup: float) -> dict[str, Any]:
@@ -372,44 +387,31 @@ async def sdk_window(n: int, seconds: float, port: int, warmup: float) -> dict[s
     client = make_openai_client(
         http_transport(), base_url=f"http://127.0.0.1:{port}/v1", api_key="x", max_retries=0
     )
-    calls = 0
 
-    async def loop() -> None:
-        nonlocal calls
-        while True:
-            body = {
-                "messages": [
-                    {"role": "system", "content": system},
-                    {"role": "user", "content": turn},
-                ],
-                "model": "bench",
-                "max_tokens": 400,
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": "answer", "schema": schema, "strict": True},
-                },
-            }
-            await client.post(
-                "/chat/completions",
-                body=body,
-                cast_to=ChatCompletion,
-                options={"timeout": 30.0, "security": {"bearer_auth": True}},
-            )
-            calls += 1
+    async def call() -> None:
+        body = {
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": turn},
+            ],
+            "model": "bench",
+            "max_tokens": 400,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": schema, "strict": True},
+            },
+        }
+        await client.post(
+            "/chat/completions",
+            body=body,
+            cast_to=ChatCompletion,
+            options={"timeout": 30.0, "security": {"bearer_auth": True}},
+        )
 
-    tasks = [asyncio.ensure_future(loop()) for _ in range(n)]
-    await asyncio.sleep(warmup)
-    t0, c0, k0 = time.monotonic(), time.process_time(), calls
-    await asyncio.sleep(seconds)
-    t1, c1, k1 = time.monotonic(), time.process_time(), calls
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    await client.close()
-    return {
-        "calls_per_s": round((k1 - k0) / (t1 - t0), 1),
-        "cpu_ms_per_call": round((c1 - c0) / max(1, k1 - k0) * 1000, 3),
-    }
+    try:
+        return await _call_window(n, seconds, warmup, call)
+    finally:
+        await client.close()
 
 
 def models(n: int, seconds: float, latency: float = 1.0) -> dict[str, Any]:
