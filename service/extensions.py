@@ -10,6 +10,7 @@ service serves is read here, not discovered.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
 
@@ -33,14 +34,21 @@ def _extra_missing(exc: ModuleNotFoundError, packages: tuple[str, ...], what: st
     return True
 
 
-def _a2a_evaluator(app: FastAPI, registry: MatchRegistry) -> None:
+def _optional(app: FastAPI, registry: MatchRegistry, module: str, package: str, what: str) -> None:
+    """Install the extension of ``module`` (under this package), which needs the optional
+    ``package``: without it the service runs without ``what`` (the package is imported only
+    when an app is made, not when the CLI starts)."""
     try:
-        from .a2a_evaluator import install  # a2a-sdk is imported only when an app is made
+        install = importlib.import_module(module, __package__).install
     except ModuleNotFoundError as e:
-        if _extra_missing(e, ("a2a",), "the A2A evaluator (/a2a/evaluator)"):
+        if _extra_missing(e, (package,), what):
             return
         raise
     install(app, registry)
+
+
+def _a2a_evaluator(app: FastAPI, registry: MatchRegistry) -> None:
+    _optional(app, registry, ".a2a_evaluator", "a2a", "the A2A evaluator (/a2a/evaluator)")
 
 
 def _web_table(app: FastAPI, registry: MatchRegistry) -> None:
@@ -50,13 +58,7 @@ def _web_table(app: FastAPI, registry: MatchRegistry) -> None:
 
 
 def _mcp_seat(app: FastAPI, registry: MatchRegistry) -> None:
-    try:
-        from .mcp_seat import install  # the mcp package is imported only when an app is made
-    except ModuleNotFoundError as e:
-        if _extra_missing(e, ("mcp",), "the MCP seat (/mcp)"):
-            return
-        raise
-    install(app, registry)
+    _optional(app, registry, ".mcp_seat", "mcp", "the MCP seat (/mcp)")
 
 
 EXTENSIONS: list[Extension] = [
