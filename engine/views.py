@@ -338,39 +338,64 @@ _DECISION_FIELDS = tuple(f.name for f in fields(DecisionInfo))
 _VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
 
 
-def view_to_dict(v: SeatView) -> dict[str, Any]:
+def view_to_dict(
+    v: SeatView,
+    *,
+    copy: bool = True,
+    players: dict[int, tuple[PlayerView, dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
     """A JSON-ready dict of a view: a copy, equal to ``dataclasses.asdict(v)`` but for the
     expansion's fields, which exist only in games that have it (base views keep their shape).
     Written out by field because ``asdict`` deep-copies every value through ``copy.deepcopy``
-    (most of a remote agent's decision payload)."""
+    (most of a remote agent's decision payload).
+
+    ``copy=False`` is for a reader that only serialises the dict: its lists and events are the
+    view's own (shared with the game: never edit them). ``players`` then keeps each seat's
+    dict while successive views hand out the same (unchanged) PlayerView object."""
     base = v.supply is None
     d: dict[str, Any] = {}
     for name in _VIEW_FIELDS:
         value = getattr(v, name)
         if name == "players":
-            value = [_player_dict(p, base) for p in value]
+            if players is None:
+                value = [_player_dict(p, base, copy) for p in value]
+            else:
+                value = [_kept_player_dict(p, base, players) for p in value]
         elif name == "decision":
             value = None if value is None else {f: getattr(value, f) for f in _DECISION_FIELDS}
         elif name == "events":
-            value = [_plain(e) for e in value]
+            if copy:
+                value = [_plain(e) for e in value]
         elif name in ("supply", "expansions") and base:
             continue
-        elif type(value) is list:
+        elif copy and type(value) is list:
             value = list(value)
         d[name] = value
     return d
 
 
-def _player_dict(p: PlayerView, base: bool) -> dict[str, Any]:
+def _kept_player_dict(
+    p: PlayerView, base: bool, kept: dict[int, tuple[PlayerView, dict[str, Any]]]
+) -> dict[str, Any]:
+    hit = kept.get(p.seat)
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    d = _player_dict(p, base, False)
+    kept[p.seat] = (p, d)
+    return d
+
+
+def _player_dict(p: PlayerView, base: bool, copy: bool = True) -> dict[str, Any]:
     d: dict[str, Any] = {}
     for name in _PLAYER_FIELDS:
         value = getattr(p, name)
         if base and name in ("tokens", "loads"):
             continue
-        t = type(value)
-        if t is list:
-            value = list(value)
-        elif t is dict:
-            value = dict(value)
+        if copy:
+            t = type(value)
+            if t is list:
+                value = list(value)
+            elif t is dict:
+                value = dict(value)
         d[name] = value
     return d

@@ -10,10 +10,12 @@ the seat's own view and its pending decision, so it cannot carry what the seat m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import to_json
 
 from bangarena.engine import Decision, SeatView
 from bangarena.engine.views import view_to_dict
@@ -99,15 +101,108 @@ def constrained_schema(legal_ids: Sequence[str], notes: bool = False) -> dict[st
     return out
 
 
+@dataclass(slots=True, eq=False)
+class PreparedPayload:
+    """One decision's payload, made once (:meth:`DecisionPrompter.prepare`): its JSON without
+    ``deadline_s`` (what a poll sends, with the time left put in front), and the
+    :class:`DecisionPayload` model on demand (built then: most decisions are only polled).
+    Read-only: the view's parts and the schema are shared with the game and other decisions."""
+
+    match_id: str
+    decision_id: int
+    view: SeatView
+    decision: Decision
+    moves: list[dict[str, str]]
+    view_dict: dict[str, Any]
+    """The view as :func:`view_to_dict` makes it, but sharing the view's own lists (no copy)."""
+    schema: dict[str, Any]
+    system: str
+    system_json: bytes
+    turn: str
+    lang: str
+    body: bytes = b""
+    """The JSON of every field but ``deadline_s`` (made at the first :meth:`json`)."""
+
+    def json(self, deadline_s: float) -> bytes:
+        """The payload's JSON with ``deadline_s`` first: the bytes of
+        ``model(deadline_s).model_dump_json(by_alias=True)`` with that key moved to the front,
+        the rest serialised once per decision."""
+        if not self.body:
+            d = self.decision
+            head = to_json({
+                "match_id": self.match_id, "decision_id": self.decision_id, "seat": d.seat,
+                "kind": d.kind, "source": d.source, "needed": d.needed, "card": d.card,
+                "moves": self.moves, "view": self.view_dict, "schema": self.schema,
+            })  # fmt: skip
+            # The system prompt (~9 KB, fixed for the match) is serialised once per seat.
+            self.body = b"".join((
+                head[:-1], b',"prompt":{"system":', self.system_json, b',"turn":',
+                to_json(self.turn), b'},"lang":', to_json(self.lang), b"}",
+            ))  # fmt: skip
+        return b'{"deadline_s":' + repr(float(round(deadline_s, 3))).encode() + b"," + self.body[1:]
+
+    def model(self, deadline_s: float) -> DecisionPayload:
+        """The payload as a model, with ``deadline_s`` (a fresh copy of the view's data)."""
+        d = self.decision
+        # Built without validation (``model_construct``): every field comes from the engine's
+        # view and decision in the declared shapes (tests/test_service_fast_path.py checks that
+        # a validated copy is equal, and that the JSON is the model's).
+        option = MoveOption.model_construct
+        return DecisionPayload.model_construct(
+            match_id=self.match_id,
+            decision_id=self.decision_id,
+            seat=d.seat,
+            kind=d.kind,
+            source=d.source,
+            needed=d.needed,
+            card=d.card,
+            moves=[option(id=m["id"], text=m["text"]) for m in self.moves],
+            view=view_to_dict(self.view),
+            answer_schema=self.schema,
+            prompt=PromptPair.model_construct(system=self.system, turn=self.turn),
+            deadline_s=round(max(0.0, deadline_s), 3),
+            lang=self.lang,
+        )
+
+
 class DecisionPrompter:
     """Builds one seat's payloads in order. It keeps the seat's prompt memory (the events seen
-    at earlier decisions), so call :meth:`payload` exactly once per decision of the seat."""
+    at earlier decisions), so call :meth:`payload` or :meth:`prepare` exactly once per decision
+    of the seat."""
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
         self.memory = PromptMemory()
         self.system: str | None = None
+        self._system_json = b""
+        self._players: dict[int, tuple[Any, dict[str, Any]]] = {}
         warm_prompts(lang)  # the process's first payload would pay ~70 ms on the seat's clock
+
+    def prepare(
+        self, match_id: str, decision_id: int, view: SeatView, decision: Decision
+    ) -> PreparedPayload:
+        """The payload of ``decision`` for ``view.seat`` (``view.events``: the events since the
+        seat's previous decision), rendered now and serialised at its first use."""
+        if view.seat is None or view.seat != decision.seat:
+            raise ValueError("a decision payload is built from the deciding seat's own view")
+        if self.system is None:
+            self.system = render_system(view, self.lang)
+            self._system_json = to_json(self.system)
+        cat = catalog(self.lang)
+        turn = render_turn(view, decision, self.memory, self.lang)
+        return PreparedPayload(
+            match_id=match_id,
+            decision_id=decision_id,
+            view=view,
+            decision=decision,
+            moves=[{"id": m.id, "text": move_text(m, view, cat)} for m in decision.moves],
+            view_dict=view_to_dict(view, copy=False, players=self._players),
+            schema=constrained_schema(decision.ids),
+            system=self.system,
+            system_json=self._system_json,
+            turn=turn,
+            lang=self.lang,
+        )
 
     def payload(
         self,
@@ -117,30 +212,5 @@ class DecisionPrompter:
         decision: Decision,
         deadline_s: float,
     ) -> DecisionPayload:
-        """The payload of ``decision`` for ``view.seat`` (``view.events``: the events since the
-        seat's previous decision)."""
-        if view.seat is None or view.seat != decision.seat:
-            raise ValueError("a decision payload is built from the deciding seat's own view")
-        if self.system is None:
-            self.system = render_system(view, self.lang)
-        cat = catalog(self.lang)
-        turn = render_turn(view, decision, self.memory, self.lang)
-        # Built without validation (``model_construct``): every field comes from the engine's
-        # view and decision in the declared shapes (tests/test_service_fast_path.py checks that
-        # a validated copy is equal), and validating them again is pure cost, once per decision.
-        option, pair = MoveOption.model_construct, PromptPair.model_construct
-        return DecisionPayload.model_construct(
-            match_id=match_id,
-            decision_id=decision_id,
-            seat=decision.seat,
-            kind=decision.kind,
-            source=decision.source,
-            needed=decision.needed,
-            card=decision.card,
-            moves=[option(id=m.id, text=move_text(m, view, cat)) for m in decision.moves],
-            view=view_to_dict(view),
-            answer_schema=constrained_schema(decision.ids),
-            prompt=pair(system=self.system, turn=turn),
-            deadline_s=round(max(0.0, deadline_s), 3),
-            lang=self.lang,
-        )
+        """The payload of ``decision`` for ``view.seat`` as a model (see :meth:`prepare`)."""
+        return self.prepare(match_id, decision_id, view, decision).model(deadline_s)

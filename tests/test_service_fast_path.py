@@ -256,3 +256,32 @@ def test_seat_waits_wake_on_their_seat_and_leave_nothing_behind(tmp_path: Path) 
         await registry.aclose()
 
     asyncio.run(run())
+
+
+def test_prepared_payload_json_is_the_models_json() -> None:
+    """The poll's bytes (``PreparedPayload.json``: made once per decision, the system prompt
+    serialised once per seat) are the model's JSON with ``deadline_s`` moved to the front, in
+    every seat of base and expansion games; a payload made later from the same view is equal."""
+    import random
+
+    for config, seed in ((GameConfig(5), 4), (GameConfig(7, expansions=("armed_dangerous",)), 5)):
+        game = new_game(config, seed)
+        prompters = [DecisionPrompter("es") for _ in range(config.seats)]
+        cursors = [0] * config.seats
+        rng, n = random.Random(seed), 0
+        while not game.over and n < 300:
+            d = game.decision
+            view = game.view(d.seat, since=cursors[d.seat])
+            cursors[d.seat] = view.cursor
+            prepared = prompters[d.seat].prepare("m", len(game.state.history), view, d)
+            for left in (0.0, 12.3456, 90.0):
+                model = prepared.model(left)
+                data = json.loads(prepared.json(left))
+                assert list(data)[0] == "deadline_s"
+                assert data == json.loads(model.model_dump_json(by_alias=True))
+                rest = model.model_dump_json(by_alias=True, exclude={"deadline_s"}).encode()
+                head = b'{"deadline_s":' + repr(float(round(left, 3))).encode() + b","
+                assert prepared.json(left) == head + rest[1:]
+            game.apply(d.seat, rng.choice(d.ids))
+            n += 1
+        assert n > 20

@@ -106,7 +106,10 @@ class DropProxy:
 def need_browser() -> Any:
     """The Playwright sync API, or skip the module."""
     if not CHROMIUM.is_file():
-        pytest.skip(f"{CHROMIUM} is missing: the browser tests need Debian's chromium")
+        pytest.skip(
+            f"{CHROMIUM} is missing: the browser tests need Debian's chromium",
+            allow_module_level=True,
+        )
     return pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
 

@@ -27,7 +27,7 @@ from typing import Final, Literal
 
 from bangarena.engine import Decision, SeatView
 
-from ..decision_payload import DecisionPayload, DecisionPrompter
+from ..decision_payload import DecisionPayload, DecisionPrompter, PreparedPayload
 from ..records import AttemptRecord, DecisionTelemetry, SeatRecord
 from .protocol import Deadline, SeatAnswer
 
@@ -46,7 +46,7 @@ class PendingDecision:
 
     decision_id: int
     decision: Decision
-    payload: DecisionPayload
+    payload: PreparedPayload
     cursor: int
     """The log position the decision was made at (the seat's view cursor): what the move
     causes starts there."""
@@ -58,8 +58,6 @@ class PendingDecision:
     answered: bool = False
     rejected: int = 0
     legal: tuple[str, ...] = field(default_factory=tuple)
-    body: bytes | None = None
-    """The payload's JSON without ``deadline_s`` (made at the first poll)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +163,7 @@ class RemoteSeat:
         loop = asyncio.get_running_loop()
         tel = DecisionTelemetry()
         self.in_flight = tel
-        payload = self.prompter.payload(
-            self.match_id, self.decision_index, view, decision, deadline.remaining()
-        )
+        payload = self.prompter.prepare(self.match_id, self.decision_index, view, decision)
         p = PendingDecision(
             decision_id=self.decision_index, decision=decision, payload=payload,
             cursor=view.cursor, deadline=deadline, started=self.clock(), telemetry=tel,
@@ -213,17 +209,18 @@ class RemoteSeat:
             return p
         return None
 
+    def seconds_left(self, p: PendingDecision) -> float:
+        """The seconds ``p`` has left now."""
+        now = self.clock()
+        return max(0.0, self._limit(p, now) - now)
+
     def payload_now(self, p: PendingDecision) -> DecisionPayload:
         """``p``'s payload with the time left now."""
-        left = max(0.0, self._limit(p, self.clock()) - self.clock())
-        return p.payload.model_copy(update={"deadline_s": round(left, 3)})
+        return p.payload.model(self.seconds_left(p))
 
     def payload_json_now(self, p: PendingDecision) -> bytes:
         """``p``'s payload as JSON with the time left now; the rest is serialised once."""
-        if p.body is None:
-            p.body = p.payload.model_dump_json(by_alias=True, exclude={"deadline_s"}).encode()
-        left = round(max(0.0, self._limit(p, self.clock()) - self.clock()), 3)
-        return b'{"deadline_s":' + repr(float(left)).encode() + b"," + p.body[1:]
+        return p.payload.json(self.seconds_left(p))
 
     def submit(self, decision_id: int, move_id: str) -> SubmitResult:
         """An answer from outside: accepted (the driver plays it), rejected (not a legal id;

@@ -108,7 +108,7 @@ def _clock(live: LiveMatch) -> dict[str, Any] | None:
     remote = live.remote.get(seat)
     p = remote.pending if remote is not None else None
     if remote is not None and p is not None and not p.answered:
-        out["left_s"] = remote.payload_now(p).deadline_s
+        out["left_s"] = round(remote.seconds_left(p), 3)
         out["limit_s"] = p.deadline.limit_s
     return out
 
