@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import Request
 
@@ -18,8 +19,21 @@ from .registry import LiveMatch, MatchRegistry
 from .settings import ServiceSettings
 from .tokens import TokenBook
 
+if TYPE_CHECKING:
+    from bangarena.evals.live import LiveOutcome, LiveParticipant
+    from bangarena.harness.records import MatchRecord
+
 log = logging.getLogger("bangarena.service")
 T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class _Finished:
+    """A finished match waiting for the store thread, and what became of it there."""
+
+    record: MatchRecord
+    participants: list[LiveParticipant]
+    outcome: LiveOutcome | None = None
 
 
 @dataclass
@@ -36,27 +50,55 @@ class ServiceState:
     )
     board: Any = None
     """The live leaderboard cache (:class:`bangarena.service.live_board.LiveBoard`)."""
+    store_queue: deque[_Finished] = field(default_factory=deque)
+    """Finished matches not taken by the store thread yet, in the order they finished."""
 
     async def run_store(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the store's thread."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def store_match(self, live: LiveMatch) -> None:
-        """Store a finished match under suite ``live`` (errors are logged, never raised)."""
-        from bangarena.evals.live import store_live_match
+        """Store a finished match under suite ``live`` (errors are logged, never raised).
 
+        Each call queues its match and then a job on the store thread; the first of those
+        jobs to run takes every match queued by then and stores them together (one
+        transaction, one deal lookup), the later ones find theirs done. So the matches that
+        finish while the store thread is busy share one write, and a match is stored before
+        any store call made after it finished (the thread runs its jobs in order)."""
         if self.store is None or live.record is None or not self.settings.store_matches:
             return
-        participants = [i.participant for i in live.info]
+        item = _Finished(live.record, [i.participant for i in live.info])
+        self.store_queue.append(item)
         try:
-            await self.run_store(store_live_match, self.store, live.record, participants)
-        except Exception as exc:  # noqa: BLE001 — a store failure must not stop the service
-            live.store_error = f"{type(exc).__name__}"
-            log.error("match %s was not stored: %s", live.match_id, type(exc).__name__)
+            await self.run_store(self._store_finished, self.store)
+        except Exception as exc:  # noqa: BLE001 — e.g. the executor shut down
+            error: BaseException | None = exc
+        else:
+            outcome = item.outcome
+            error = RuntimeError("not stored") if outcome is None else outcome.error
+        if error is not None:  # a store failure must not stop the service
+            live.store_error = f"{type(error).__name__}"
+            log.error("match %s was not stored: %s", live.match_id, type(error).__name__)
         else:
             live.stored = True
             self.registry.evict()
         live.notify()
+
+    def _store_finished(self, store: Store) -> None:
+        """On the store thread: store every queued finished match (in finishing order)."""
+        from bangarena.evals.live import LiveOutcome, store_live_matches
+
+        batch: list[_Finished] = []
+        while self.store_queue:  # only this thread takes from the queue
+            batch.append(self.store_queue.popleft())
+        if not batch:
+            return
+        try:
+            outcomes = store_live_matches(store, [(f.record, f.participants) for f in batch])
+        except Exception as exc:  # noqa: BLE001 — it reports per match; this is a bug's net
+            outcomes = [LiveOutcome("void", error=exc)] * len(batch)
+        for f, outcome in zip(batch, outcomes, strict=True):
+            f.outcome = outcome
 
 
 def service_state(request: Request) -> ServiceState:

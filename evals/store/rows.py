@@ -66,7 +66,9 @@ class PreparedMatch:
 
 def compress_record(record: MatchRecord) -> tuple[bytes, int]:
     """(the record's JSON compressed with zlib, the JSON's size in bytes)."""
-    raw = record.model_dump_json().encode("utf-8")
+    # model_dump_json()'s bytes (the same serializer) before it decodes them to a str, which
+    # would be encoded straight back: two copies of the whole record saved.
+    raw = record.__pydantic_serializer__.to_json(record)
     return zlib.compress(raw, ZLIB_LEVEL), len(raw)
 
 
@@ -227,10 +229,20 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
                  m.elapsed_s, m.autopilot_reason)
             )  # fmt: skip
             continue
-        # A decision without attempts (a bot's, or a give-up before any call) has no outcome
-        # of its own: "ok" when its move was chosen.
-        outcome = atts[-1].outcome if atts else ("ok" if m.how == "chosen" else None)
-        costs = [a.cost_usd for a in atts if a.cost_usd is not None]
+        # One pass over the attempts (most decisions have one) instead of one per sum: the
+        # same totals, added in the same order.
+        tin = tout = tcached = treason = 0
+        cost: float | None = None
+        latency = 0.0
+        for a in atts:
+            u = a.usage
+            tin += u.input_tokens
+            tout += u.output_tokens
+            tcached += u.cached_tokens
+            treason += u.reasoning_tokens
+            latency += a.latency_s
+            if a.cost_usd is not None:
+                cost = a.cost_usd if cost is None else cost + a.cost_usd
         append(
             (
                 0,
@@ -242,16 +254,16 @@ def decision_tuples(planned: PlannedMatch, record: MatchRecord) -> list[tuple[An
                 m.legal,
                 m.move,
                 m.how,
-                outcome,
+                atts[-1].outcome,
                 len(atts),
                 m.retries,
-                ",".join(a.outcome for a in atts),
-                sum(a.usage.input_tokens for a in atts),
-                sum(a.usage.output_tokens for a in atts),
-                sum(a.usage.cached_tokens for a in atts),
-                sum(a.usage.reasoning_tokens for a in atts),
-                sum(costs) if costs else None,
-                round(sum((a.latency_s for a in atts), 0.0), 6),
+                atts[0].outcome if len(atts) == 1 else ",".join([a.outcome for a in atts]),
+                tin,
+                tout,
+                tcached,
+                treason,
+                cost,
+                round(latency, 6),
                 m.elapsed_s,
                 m.autopilot_reason,
             )

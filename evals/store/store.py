@@ -15,13 +15,16 @@ with store.lock(suite.name):                   # one runner per suite and databa
 
 from __future__ import annotations
 
+import functools
+import itertools
+import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -248,11 +251,12 @@ class Store:
             raise ValueError(f"prepared match {prepared.key!r} is not {planned.key!r}")
         return self.write_prepared(prepared)
 
-    def write_prepared(self, prepared: PreparedMatch) -> bool:
-        """Insert a prepared match (see :meth:`write_match`)."""
+    def write_prepared(self, prepared: PreparedMatch, *, append_deals: bool = False) -> bool:
+        """Insert a prepared match (see :meth:`write_match`; ``append_deals``: see
+        :meth:`write_all`)."""
         try:
             with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
-                self._insert_prepared(conn, [prepared])
+                self._insert_prepared(conn, [prepared], append_deals)
         except IntegrityError:
             if prepared.status == "done" and prepared.key in self.done_keys(prepared.suite):
                 return False
@@ -267,45 +271,66 @@ class Store:
         if len(prepared) <= 1:
             return sum(self.write_prepared(p) for p in prepared)
         try:
-            with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
-                self._insert_prepared(conn, prepared)
+            self.write_all(prepared)
         except IntegrityError:
             return sum(self.write_prepared(p) for p in prepared)
         return len(prepared)
 
-    def _insert_prepared(self, conn: Connection, prepared: Sequence[PreparedMatch]) -> None:
+    def write_all(self, prepared: Sequence[PreparedMatch], *, append_deals: bool = False) -> None:
+        """Insert prepared matches in one transaction: all of them, or none and the error
+        raised (an IntegrityError when one is done already) — :meth:`write_many` without its
+        fallback, for a caller that handles failures its own way. ``append_deals``: instead of
+        their own deal numbers, the matches take the next ones of their suite in the order
+        given (one more than its highest, read in the same transaction: a suite without a
+        plan, such as ``live``, numbers its matches as they are stored)."""
+        with self.engine.connect().execution_options(**write_options()) as conn, conn.begin():
+            self._insert_prepared(conn, prepared, append_deals)
+
+    def _insert_prepared(
+        self, conn: Connection, prepared: Sequence[PreparedMatch], append_deals: bool = False
+    ) -> None:
         now = datetime.now(UTC)
         values = [
             {**p.match, "suite_id": self._require(p.suite), "stored_at": now} for p in prepared
         ]
-        matches = MatchRow.__table__
-        # Core inserts, one statement per table for the whole batch (the match rows through
-        # insertmanyvalues with their ids back in order), the decisions through the driver:
-        # per-statement overhead costs more than a bot game's rows.
+        if append_deals:
+            following: dict[int, int] = {}
+            for v in values:
+                sid = v["suite_id"]
+                if sid not in following:
+                    # a lookup in ix_matches_suite_deal (a count would read every match)
+                    last = conn.execute(_LAST_DEAL, {"suite_id": sid}).scalar_one()
+                    following[sid] = 0 if last is None else int(last) + 1
+                v["deal"] = following[sid]
+                following[sid] += 1
+        # One statement per table for the whole batch (the match rows through Core's
+        # insertmanyvalues with their ids back in order), the decisions (and on SQLite the
+        # seats) through the driver: per-statement overhead costs more than a bot game's rows.
         if len(values) == 1:
-            ids = [conn.execute(insert(matches).returning(matches.c.id), values[0]).scalar_one()]
+            ids = [conn.execute(_INSERT_MATCH, values[0]).scalar_one()]
         else:
-            returning = insert(matches).returning(matches.c.id, sort_by_parameter_order=True)
-            ids = list(conn.execute(returning, values).scalars())
-        conn.execute(
-            insert(MatchSeatRow.__table__),
-            [{**s, "match_id": mid} for p, mid in zip(prepared, ids, strict=True) for s in p.seats],
-        )
-        rows = [(mid, *t[1:]) for p, mid in zip(prepared, ids, strict=True) for t in p.decisions]
-        if rows:
-            self._insert_decisions(conn, rows)
+            ids = list(conn.execute(_INSERT_MATCHES, values).scalars())
+        pairs = list(zip(prepared, ids, strict=True))
+        if conn.dialect.name == "postgresql":
+            seats = [{**s, "match_id": mid} for p, mid in pairs for s in p.seats]
+            conn.execute(insert(MatchSeatRow.__table__), seats)
+        else:
+            rows = [(mid, *[s[c] for c in SEAT_COLUMNS[1:]]) for p, mid in pairs for s in p.seats]
+            _sqlite_insert(conn, "match_seats", SEAT_COLUMNS, rows)
+        decisions = [(mid, *t[1:]) for p, mid in pairs for t in p.decisions]
+        if decisions:
+            self._insert_decisions(conn, decisions)
 
     def _insert_decisions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
-        cols = ", ".join(DECISION_COLUMNS)
         if conn.dialect.name == "postgresql":
             # COPY: a few hundred rows per match in one round trip.
+            cols = ", ".join(DECISION_COLUMNS)
             cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             with cursor.copy(f"COPY decisions ({cols}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
             return
-        marks = ", ".join(["?"] * len(DECISION_COLUMNS))
-        conn.exec_driver_sql(f"INSERT INTO decisions ({cols}) VALUES ({marks})", rows)
+        _sqlite_insert(conn, "decisions", DECISION_COLUMNS, rows)
 
     def _match_row(self, suite: str | None, key: str, status: str = "done") -> MatchRow:
         q = select(MatchRow).where(MatchRow.key == key, MatchRow.status == status)
@@ -434,6 +459,65 @@ class Store:
     def unlock(self, lock: RunLock, stopped: str | None = None) -> None:
         """Release ``lock`` (``stopped``: the reason the run stopped early, if any)."""
         lock.release(stopped)
+
+
+_MATCHES: Final = MatchRow.__table__
+_INSERT_MATCH: Final = insert(_MATCHES).returning(_MATCHES.c.id)
+_INSERT_MATCHES: Final = insert(_MATCHES).returning(_MATCHES.c.id, sort_by_parameter_order=True)
+_LAST_DEAL: Final = select(func.max(MatchRow.deal)).where(
+    MatchRow.suite_id == bindparam("suite_id")
+)
+SEAT_COLUMNS: Final = tuple(c.name for c in MatchSeatRow.__table__.columns)
+"""The ``match_seats`` columns, ``match_id`` first (a prepared seat row has the others)."""
+
+SQLITE_MAX_ROWS_PER_INSERT: Final = 256
+"""The most rows in one SQLite INSERT (fewer when the bound-parameter limit is lower): chunks of
+at most 64, 256 or 1560 rows cost the same within the measurement's noise."""
+
+
+def _sqlite_max_variables(dbapi: Any) -> int:
+    """The connection's bound-parameter limit: asked of the connection when the driver can
+    (Python's sqlite3 since 3.11), else SQLite's default for its version (32766 since 3.32,
+    999 before)."""
+    try:
+        return int(dbapi.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
+    except (AttributeError, sqlite3.Error):
+        return 32766 if sqlite3.sqlite_version_info >= (3, 32, 0) else 999
+
+
+def _sqlite_rows_per_insert(dbapi: Any, columns: int) -> int:
+    return max(1, min(SQLITE_MAX_ROWS_PER_INSERT, _sqlite_max_variables(dbapi) // columns))
+
+
+@functools.cache
+def _sqlite_insert_sql(table: str, columns: tuple[str, ...], n: int) -> str:
+    """The INSERT of ``n`` rows (one ``(?, …)`` group per row)."""
+    group = "(" + ", ".join(["?"] * len(columns)) + ")"
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join([group] * n)
+
+
+def _sqlite_insert(
+    conn: Connection, table: str, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
+) -> None:
+    """Insert ``rows`` with multi-row INSERTs instead of executemany.
+
+    sqlite3's executemany resets and steps the statement once per row, releasing and
+    re-taking the GIL each time. Alone that costs no more CPU (a live match's ~140 decision
+    rows: ~1.0 ms either way), but beside a thread as busy as the service's event loop every
+    release is a hand-off: 4.5–5.4 ms of CPU through executemany, 2.0–4.0 ms in chunks. A
+    statement holds as many rows as the bound-parameter limit allows (at most
+    :data:`SQLITE_MAX_ROWS_PER_INSERT`), the rest go in power-of-two chunks: a connection
+    compiles only a few distinct statements, which the driver's statement cache keeps."""
+    most = _sqlite_rows_per_insert(conn.connection.dbapi_connection, len(columns))
+    flat = itertools.chain.from_iterable
+    start, total = 0, len(rows)
+    while start < total:
+        n = min(most, total - start)
+        if n < most:
+            n = 1 << (n.bit_length() - 1)
+        sql = _sqlite_insert_sql(table, columns, n)
+        conn.exec_driver_sql(sql, tuple(flat(rows[start : start + n])))
+        start += n
 
 
 def open_store(url: str | Path) -> Store:
