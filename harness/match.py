@@ -12,7 +12,8 @@ interrupted one (Ctrl-C, a cancelled task) keeps what was played; both records h
 
 Observers (``on_move``) never see the game: after each decision they get a :class:`MoveNotice`
 (what is public about the move, as the viewer saw it) and the viewer's :class:`SeatView` — the
-human seat's when a person sits at the table, else the spectator's.
+human seat's when a person sits at the table, else the spectator's. An observer that needs only
+the notice (``on_notice``) spares the match that view.
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ class MoveNotice:
 OnMove = Callable[[MoveNotice, SeatView], None]
 """Called after every decision with its notice and the viewer's view (the events since the
 previous call). Never given the game."""
+OnNotice = Callable[[MoveNotice], None]
+"""Called after every decision with its notice only (no view is built for it)."""
 
 
 def viewer_of(seats: Sequence[Seat]) -> int | None:
@@ -110,13 +113,15 @@ def viewer_of(seats: Sequence[Seat]) -> int | None:
     return next((i for i, s in enumerate(seats) if s.controller == "human"), None)
 
 
-def move_notice(rec: MoveRecord, view: SeatView) -> MoveNotice:
-    """The notice of ``rec`` built from ``view`` (whose events start at the move): the move's
-    id and kind are read from the move event as the viewer saw it."""
+def move_notice(rec: MoveRecord, view: SeatView | list[dict]) -> MoveNotice:
+    """The notice of ``rec`` built from ``view`` (whose events start at the move), or from
+    those events themselves: the move's id and kind are read from the move event as the
+    viewer saw it."""
+    events = view if isinstance(view, list) else view.events
     ev = next(
         (
             e
-            for e in view.events
+            for e in events
             if e.get("kind") == "move" and e.get("seat") == rec.seat and not e.get("auto")
         ),
         None,
@@ -208,6 +213,7 @@ class Match:
         seats: Sequence[Seat],
         *,
         on_move: OnMove | None = None,
+        on_notice: OnNotice | None = None,
         match_id: str | None = None,
         close_seats: bool = True,
         command: Sequence[str] | None = None,
@@ -217,6 +223,7 @@ class Match:
         self.settings = settings
         self.seats = list(seats)
         self.on_move = on_move
+        self.on_notice = on_notice
         self.match_id = match_id or uuid.uuid4().hex[:12]
         for s in seats:
             if hasattr(s, "match_id"):  # seats that tell an outside agent which match it is in
@@ -268,6 +275,9 @@ class Match:
             None if getattr(s, "wants_sampler", False) else getattr(s, "choose_now", None)
             for s in seats
         ]
+        # A bot that ignores its view (``random``) is given none: building it was most of
+        # such a bot's decision.
+        views = [getattr(s, "needs_view", True) for s in seats]
         watch_eliminations = any(getattr(s, "eliminated", None) is not None for s in seats)
         moves, limits = self.moves, self.limits
         yield_at = time.monotonic() + YIELD_EVERY_S
@@ -278,8 +288,11 @@ class Match:
             choose = fast[i]
             if choose is not None:
                 t0 = time.monotonic()
-                view = game.view(i, since=cursors[i])
-                cursors[i] = view.cursor
+                if views[i]:
+                    view = game.view(i, since=cursors[i])
+                    cursors[i] = view.cursor
+                else:
+                    view, cursors[i] = None, len(game.state.log)
                 try:
                     move_id, tel = choose(view, decision), None
                 except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
@@ -317,7 +330,14 @@ class Match:
             if self.on_move is not None:
                 view = game.view(self.viewer, since=seen)
                 seen = view.cursor
-                self.on_move(move_notice(rec, view), view)
+                notice = move_notice(rec, view)
+                self.on_move(notice, view)
+                if self.on_notice is not None:
+                    self.on_notice(notice)
+            elif self.on_notice is not None:
+                events = game.events(self.viewer, since=seen)
+                seen += len(events)
+                self.on_notice(move_notice(rec, events))
             if reason == "auth" and settings.abort_on_auth:
                 self.abort(f"seat {i} ({redact_credentials(seat.spec)}): {_auth_detail(rec)}")
                 return

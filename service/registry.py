@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bangarena.engine import Game, SeatView
+from bangarena.engine import Game
 from bangarena.evals.live import LiveParticipant
 from bangarena.harness.bots import is_bot_spec
 from bangarena.harness.match import Match, MatchSettings, MoveNotice
@@ -78,7 +78,7 @@ class LiveMatch:
         self.settings = settings
         self.info = info
         self.start_now = start_now
-        self.match = Match(settings, seats, match_id=match_id, on_move=self._moved)
+        self.match = Match(settings, seats, match_id=match_id, on_notice=self._moved)
         self.remote: dict[int, RemoteSeat] = {
             i: s for i, s in enumerate(seats) if isinstance(s, RemoteSeat)
         }
@@ -177,7 +177,7 @@ class LiveMatch:
             timer.cancel()
 
     # -- life cycle ------------------------------------------------------------------------
-    def _moved(self, notice: MoveNotice, _view: SeatView) -> None:
+    def _moved(self, notice: MoveNotice) -> None:
         self.cursor_after[notice.index] = self.log_length()
         if self.game.over:
             self.notify()

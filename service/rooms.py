@@ -38,7 +38,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bangarena.engine import DEFAULT_MAX_ROUNDS, SeatView
+from bangarena.engine import DEFAULT_MAX_ROUNDS
 from bangarena.harness.match import MoveNotice
 from bangarena.harness.seats.bot_seat import BotSeat
 
@@ -462,14 +462,14 @@ class RoomBook:
         for i, s in enumerate(seats):
             if isinstance(s, BotSeat):
                 seats[i] = PacedBotSeat(s, room.pause)
-        inner = live.match.on_move
+        inner = live.match.on_notice
 
-        def on_move(notice: MoveNotice, view: SeatView) -> None:
+        def on_notice(notice: MoveNotice) -> None:
             if inner is not None:
-                inner(notice, view)
+                inner(notice)
             room.record_notice(notice)
 
-        live.match.on_move = on_move
+        live.match.on_notice = on_notice
         for grant in created.seats:
             m = room.member_at(grant.seat)
             if m is not None and grant.token is not None:

@@ -12,7 +12,7 @@ import pytest
 
 from bangarena.engine import Decision, SeatView, replay
 from bangarena.engine.config import GameConfig
-from bangarena.harness.match import Match, MatchSettings, run_match
+from bangarena.harness.match import Match, MatchSettings, MoveNotice, run_match
 from bangarena.harness.records import (
     DecisionTelemetry,
     MatchRecord,
@@ -254,3 +254,32 @@ async def test_a_seat_whose_own_wait_is_cancelled_is_autopiloted_and_the_match_g
     mine = [m for m in rec.moves if m.seat == 0]
     assert mine[0].how == "autopilot" and mine[0].autopilot_reason == "timeout"
     assert all(m.how == "chosen" for m in mine[1:])
+
+
+async def test_notice_observers_get_the_on_move_notices_and_view_free_bots_get_no_view() -> None:
+    """``on_notice`` gets the very notices ``on_move`` gets (no view is built for it), and a
+    bot that ignores views (``random``) is handed none while a rule bot gets its own."""
+    settings = MatchSettings(seats=5, seed=11)
+    with_views: list[MoveNotice] = []
+    alone: list[MoveNotice] = []
+
+    def seats() -> list[BotSeat]:
+        return [BotSeat("random" if i % 2 else "rule", 70 + i, i) for i in range(5)]
+
+    first = Match(settings, seats(), on_move=lambda n, _v: with_views.append(n))
+    second_seats = seats()
+    given: dict[int, list[object]] = {i: [] for i in range(5)}
+    for i, s in enumerate(second_seats):
+        inner = s.choose_now
+
+        def spy(view, decision, _i=i, _inner=inner):  # type: ignore[no-untyped-def]
+            given[_i].append(view)
+            return _inner(view, decision)
+
+        s.choose_now = spy  # type: ignore[method-assign]
+    second = Match(settings, second_seats, on_notice=alone.append)
+    a, b = await first.run(), await second.run()
+    assert [m.move for m in a.moves] == [m.move for m in b.moves]
+    assert with_views == alone and len(alone) == len(b.moves)
+    assert all(v is None for i in (1, 3) for v in given[i]) and given[1]
+    assert all(isinstance(v, SeatView) and v.seat == i for i in (0, 2, 4) for v in given[i])

@@ -28,6 +28,12 @@ class BotSeat:
         self.display_name = display_name or f"Bot {seat + 1}"
 
     @property
+    def needs_view(self) -> bool:
+        """Whether the bot reads its view (the driver builds none for one that does not:
+        ``random``)."""
+        return self.bot.needs_view
+
+    @property
     def wants_sampler(self) -> bool:
         """Whether the bot searches: the driver then sets :attr:`sampler` before each decision
         (``bots.information_set``: games from this seat's information set, never the game)."""
@@ -44,9 +50,10 @@ class BotSeat:
     async def decide(self, view: SeatView, decision: Decision, deadline: Deadline) -> SeatAnswer:
         return SeatAnswer(self.bot.choose(view, decision), DecisionTelemetry())
 
-    def choose_now(self, view: SeatView, decision: Decision) -> str:
+    def choose_now(self, view: SeatView | None, decision: Decision) -> str:
         """The bot's move at once: the driver calls this instead of :meth:`decide` (no clock,
-        no telemetry — a bot answers in microseconds)."""
+        no telemetry — a bot answers in microseconds); ``view`` is None for a bot that does not
+        read it (:attr:`needs_view`)."""
         return self.bot.choose(view, decision)
 
     def seat_record(self, seat: int, time_per_move_s: float, transcripts: bool) -> SeatRecord:
