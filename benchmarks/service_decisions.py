@@ -1,0 +1,146 @@
+"""The seat service's own work per decision, in one process and without HTTP: where a remote
+decision's server CPU goes once uvicorn is set aside.
+
+Matches of five remote seats (no bot) are made through the service's registry; each seat is a
+coroutine that calls the very functions the fast path of ``GET /decision`` and ``POST /moves``
+calls (``routes/decisions.py``: ``_poll`` and ``_move``, with the seat token in a request
+scope), reads the payload's legal ids and answers one at random. Storing finished matches is
+off (``benchmarks/service_load.py`` measures it with the rest, over HTTP). Printed: CPU per
+decision (a poll and a move, the load generator's own ``json.loads`` of the payload included),
+and the share of it in the main parts (timers around them: ~1 µs each).
+
+    .venv/bin/python benchmarks/service_decisions.py                 # 40 matches, ~5 s
+    .venv/bin/python benchmarks/service_decisions.py --matches 80 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import functools
+import gc
+import json
+import pstats
+import random
+import sys
+import tempfile
+import time
+from typing import Any
+
+from starlette.requests import Request
+
+import bangarena.engine.game as game_module
+import bangarena.harness.decision_payload as payload_module
+from bangarena.cli.serve import GC_THRESHOLD
+from bangarena.harness.decision_payload import MoveAnswer
+from bangarena.service import ServiceSettings, create_app
+from bangarena.service.errors import ApiError
+from bangarena.service.models import CreateMatch
+from bangarena.service.routes.decisions import _move, _poll
+
+PARTS = (
+    (payload_module.DecisionPrompter, "prepare", "payload: prepare (prompt, view, moves)"),
+    (payload_module, "render_turn", "  of which the turn prompt"),
+    (payload_module.PreparedPayload, "json", "payload: JSON"),
+    (game_module.Game, "view", "engine: views"),
+    (game_module.Game, "apply", "engine: apply"),
+)
+
+
+def time_parts() -> dict[str, float]:
+    """Wrap the parts of :data:`PARTS` with timers; returns their running totals (seconds)."""
+    spent: dict[str, float] = {}
+    for owner, name, label in PARTS:
+        fn = getattr(owner, name)
+
+        @functools.wraps(fn)
+        def timed(*args: Any, _fn: Any = fn, _label: str = label, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return _fn(*args, **kwargs)
+            finally:
+                spent[_label] = spent.get(_label, 0.0) + time.perf_counter() - t
+
+        setattr(owner, name, timed)
+    return spent
+
+
+async def play(matches: int, tables: int, db: str) -> tuple[int, float]:
+    """Play ``matches`` five-remote-seat matches, ``tables`` at once; (decisions, CPU s)."""
+    app = create_app(
+        ServiceSettings(db_url=db, store_matches=False, admin_token="a" * 43), extensions=[]
+    )
+    registry = app.state.service.registry
+    rng = random.Random(5)
+    decisions = 0
+
+    async def seat(match_id: str, token: str) -> None:
+        nonlocal decisions
+        scope = {
+            "type": "http", "method": "GET", "path": "/", "query_string": b"", "app": app,
+            "headers": [(b"authorization", f"Bearer {token}".encode())],
+        }  # fmt: skip
+        request = Request(scope)
+        while True:
+            try:
+                polled = await _poll(request, match_id, 5.0)
+            except ApiError:  # 410: the match is over or the seat is out
+                return
+            if polled.status_code == 204:
+                continue
+            d = json.loads(polled.body)
+            answer = MoveAnswer(
+                decision_id=d["decision_id"], move_id=rng.choice([m["id"] for m in d["moves"]])
+            )
+            try:
+                (await _move(request, match_id, answer)).model_dump_json()
+                decisions += 1
+            except ApiError:
+                pass
+
+    async def one(k: int, gate: asyncio.Semaphore) -> None:
+        async with gate:
+            live, made = registry.create(CreateMatch.model_validate({
+                "seats": 5, "seed": k, "start": "now", "time_per_move": 90,
+                "players": [{"kind": "remote", "name": f"s{i}"} for i in range(5)],
+            }))  # fmt: skip
+            await asyncio.gather(*(seat(made.match_id, s.token) for s in made.seats if s.token))
+            while live.record is None:
+                await asyncio.sleep(0.001)
+
+    gate = asyncio.Semaphore(tables)
+    cpu = time.process_time()
+    await asyncio.gather(*(one(k, gate) for k in range(matches)))
+    return decisions, time.process_time() - cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--matches", type=int, default=40)
+    p.add_argument("--tables", type=int, default=13, help="matches at once (13: 64 clients)")
+    p.add_argument("--profile", action="store_true", help="cProfile instead of the timers")
+    args = p.parse_args(argv)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)  # as `bangarena serve` runs
+    with tempfile.TemporaryDirectory(prefix="bangarena-decisions-") as tmp:
+        run = functools.partial(play, args.matches, args.tables, f"{tmp}/live.db")
+        if args.profile:
+            prof = cProfile.Profile()
+            decisions, cpu = prof.runcall(asyncio.run, run())
+            pstats.Stats(prof).sort_stats("tottime").print_stats(40)
+        else:
+            spent = time_parts()
+            decisions, cpu = asyncio.run(run())
+    print(f"{decisions} decisions in {args.matches} matches: {1e6 * cpu / decisions:.0f} µs CPU "
+          "per decision (a poll and a move, in process, no HTTP, no storing)")  # fmt: skip
+    if not args.profile:
+        for _, _, label in PARTS:
+            seconds = spent.get(label, 0.0)
+            print(f"  {label:40} {1e6 * seconds / decisions:6.1f} µs ({seconds / cpu:.0%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
