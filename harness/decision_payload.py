@@ -189,13 +189,14 @@ class DecisionPrompter:
             self.system = render_system(view, self.lang)
             self._system_json = to_json(self.system)
         cat = catalog(self.lang)
-        turn = render_turn(view, decision, self.memory, self.lang)
+        texts = [move_text(m, view, cat) for m in decision.moves]
+        turn = render_turn(view, decision, self.memory, self.lang, move_texts=texts)
         return PreparedPayload(
             match_id=match_id,
             decision_id=decision_id,
             view=view,
             decision=decision,
-            moves=[{"id": m.id, "text": move_text(m, view, cat)} for m in decision.moves],
+            moves=[{"id": m.id, "text": t} for m, t in zip(decision.moves, texts, strict=True)],
             view_dict=view_to_dict(view, copy=False, players=self._players),
             schema=constrained_schema(decision.ids),
             system=self.system,

@@ -290,10 +290,12 @@ def turn_context(
     *,
     notes: str | None = None,
     notes_enabled: bool = False,
+    move_texts: list[str] | None = None,
 ) -> dict:
     """The pieces of a turn prompt (header, table lines, hand, summary, recent events, the
     decision, move lines): what ``turn.j2`` renders, and what a terminal shows a person.
-    Feeds ``view.events`` to ``memory``: call once per decision."""
+    Feeds ``view.events`` to ``memory``: call once per decision. ``move_texts``: the moves'
+    :func:`move_text` lines when the caller made them already."""
     cat = catalog(lang)
     t = cat.turn
     recent, omitted = memory.observe(view.events, cat)
@@ -325,7 +327,9 @@ def turn_context(
         "recent": lines,
         "notes": t["notes"].format(notes=notes) if notes_enabled and notes else "",
         "decision": _decision_text(decision, cat),
-        "move_texts": [move_text(m, view, cat) for m in decision.moves],
+        "move_texts": (
+            [move_text(m, view, cat) for m in decision.moves] if move_texts is None else move_texts
+        ),
         "ids": [m.id for m in decision.moves],
         "answer": _answer_line(cat.lang, notes_enabled),
     }
@@ -339,10 +343,15 @@ def render_turn(
     *,
     notes: str | None = None,
     notes_enabled: bool = False,
+    move_texts: list[str] | None = None,
 ) -> str:
     """The turn prompt for ``decision`` of ``view.seat``. ``view.events`` must be the events
-    since this seat's previous prompt (``memory`` keeps the rest); call once per decision."""
-    ctx = turn_context(view, decision, memory, lang, notes=notes, notes_enabled=notes_enabled)
+    since this seat's previous prompt (``memory`` keeps the rest); call once per decision.
+    ``move_texts``: as :func:`turn_context` takes them."""
+    ctx = turn_context(
+        view, decision, memory, lang,
+        notes=notes, notes_enabled=notes_enabled, move_texts=move_texts,
+    )  # fmt: skip
     ids = ctx["ids"]
     ctx["moves"] = [f"{i}: {d}" for i, d in zip(ids, ctx.pop("move_texts"), strict=True)]
     ctx["ids"] = ", ".join(ids)
