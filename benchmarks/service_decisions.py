@@ -42,7 +42,7 @@ from bangarena.service.routes.decisions import _move, _poll
 PARTS = (
     (payload_module.DecisionPrompter, "prepare", "payload: prepare (prompt, view, moves)"),
     (payload_module, "render_turn", "  of which the turn prompt"),
-    (payload_module.PreparedPayload, "json", "payload: JSON"),
+    (getattr(payload_module, "PreparedPayload", None), "json", "payload: JSON"),
     (game_module.Game, "view", "engine: views"),
     (game_module.Game, "apply", "engine: apply"),
 )
@@ -52,7 +52,9 @@ def time_parts() -> dict[str, float]:
     """Wrap the parts of :data:`PARTS` with timers; returns their running totals (seconds)."""
     spent: dict[str, float] = {}
     for owner, name, label in PARTS:
-        fn = getattr(owner, name)
+        fn = getattr(owner, name, None)
+        if fn is None:  # an older tree (run against a snapshot of the sources)
+            continue
 
         @functools.wraps(fn)
         def timed(*args: Any, _fn: Any = fn, _label: str = label, **kwargs: Any) -> Any:
