@@ -89,8 +89,9 @@ async def _stream(caller: Caller, since: int, slot: _Slot) -> AsyncIterator[Serv
                 if p is not None and not p.answered and p.decision_id != told:
                     told = p.decision_id
                     p.delivered = True
-                    payload = seat.payload_now(p).model_dump(mode="json", by_alias=True)
-                    yield ServerSentEvent(data=_dumps(payload), event="decision")
+                    # the poll's very bytes (made once per decision)
+                    payload = seat.payload_json_now(p).decode()
+                    yield ServerSentEvent(data=payload, event="decision")
             if live.ended and cursor >= live.log_length():
                 status = live.public_status().model_dump(mode="json")
                 yield ServerSentEvent(data=_dumps(status), event="end")
