@@ -184,7 +184,8 @@ def test_a_failure_before_writing_is_every_matchs_and_not_remembered(
 
 
 # -- the service: matches finishing while the store thread is busy ----------------------------
-def test_matches_finishing_while_the_store_is_busy_are_stored_together(tmp_path) -> None:  # noqa: ANN001
+def _service(tmp_path) -> tuple[MatchRegistry, ServiceState]:  # noqa: ANN001
+    """A registry whose finished matches the service state stores, with its store open."""
     settings = service_settings(tmp_path).resolved()
     assert settings.admin_token is not None
     tokens = TokenBook(settings.admin_token)
@@ -192,6 +193,11 @@ def test_matches_finishing_while_the_store_is_busy_are_stored_together(tmp_path)
     state = ServiceState(settings=settings, tokens=tokens, registry=registry)
     registry.on_finish = state.store_match
     state.store = open_store(settings.db_url)
+    return registry, state
+
+
+def test_matches_finishing_while_the_store_is_busy_are_stored_together(tmp_path) -> None:  # noqa: ANN001
+    registry, state = _service(tmp_path)
     writes: list[int] = []
     write_all = state.store.write_all
 
@@ -232,13 +238,7 @@ def test_matches_finishing_while_the_store_is_busy_are_stored_together(tmp_path)
 
 
 def test_a_store_failure_is_each_matchs_and_is_not_raised(tmp_path, monkeypatch) -> None:  # noqa: ANN001
-    settings = service_settings(tmp_path).resolved()
-    assert settings.admin_token is not None
-    tokens = TokenBook(settings.admin_token)
-    registry = MatchRegistry(settings, tokens)
-    state = ServiceState(settings=settings, tokens=tokens, registry=registry)
-    registry.on_finish = state.store_match
-    state.store = open_store(settings.db_url)
+    registry, state = _service(tmp_path)
 
     def broken(*_args: object, **_kw: object) -> None:
         raise RuntimeError("the disk is full")
