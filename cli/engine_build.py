@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -51,18 +52,43 @@ time is spent once at import (card, character and role tables, texts, versions),
 (scenarios, the conformance checks) or in finding files (``texts.py`` reads its data beside its
 own ``__file__``; ``compiled.py`` is the switch itself). Compiling them would only lengthen the
 build: gcc's time is most of it."""
+TYPED_MODULES: Final = frozenset(
+    {"armed", "armed_legal", "combat", "deck_ops", "elimination", "flow", "legal", "loads",
+     "plays", "table", "turn", "victory"}
+)  # fmt: skip
+"""The engine's internal modules, compiled with ``annotation_typing``: their ``g: GameState``,
+``p: Player`` and ``move: Move`` annotations (cimported by each module's .pxd) become C types,
+so attribute reads are struct reads, and ``list`` and ``int`` annotations are checked as such.
+Only the engine calls them, always with exact lists; the public API (``game``, ``views``,
+``moves``, ``events``) keeps Python's rules for its arguments (a bad argument gets the
+engine's own errors, not Cython's TypeError)."""
 BOT_MODULES: Final = ("card_sense", "inference", "rule_bot", "rule_bot_armed")
 """The rule bot's modules (the ones a rule-bot game spends its time in)."""
 PACKAGES: Final = {"bangarena.engine": "engine", "bangarena.harness.bots": "harness/bots"}
 COMPILER_DIRECTIVES: Final[dict[str, Any]] = {
     "language_level": 3,
-    # Annotations stay documentation: typed as C values they would change what a function
-    # accepts (a float argument becomes a C double, an int one refuses a subclass), and the
-    # compiled build must play exactly as the pure one.
+    # Annotations stay documentation outside TYPED_MODULES: typed as C values they would
+    # change what a public function accepts (a list argument refuses None and subclasses).
     "annotation_typing": False,
     "binding": True,
     "embedsignature": False,
 }
+TYPED_DIRECTIVES: Final[dict[str, Any]] = COMPILER_DIRECTIVES | {"annotation_typing": True}
+
+
+def drop_slots(source: str, declarations: str) -> str:
+    """``source`` with ``slots=True`` taken out of the ``@dataclass(...)`` of every class that
+    ``declarations`` (its .pxd) makes a ``cdef class``. Such a class is an extension type, with
+    no ``__dict__`` already; Cython's dataclass refuses the argument, and the pure engine keeps
+    it (the same attributes and nothing else, in both builds)."""
+    for name in re.findall(r"^cdef class (\w+)", declarations, flags=re.M):
+        source = re.sub(
+            rf"^@dataclass\((.*?)\bslots=True(?:, )?(.*?)\)\n(class {name}\b)",
+            lambda m: f"@dataclass({(m[1] + m[2]).rstrip(', ')})\n{m[3]}",
+            source,
+            flags=re.M,
+        )
+    return source
 
 
 def module_plan(root: Path, bots: bool = True) -> dict[str, list[str]]:
@@ -118,28 +144,47 @@ def compile_build(
     try:
         extensions = []
         digests: dict[str, dict[str, str]] = {}
+        declarations: dict[str, dict[str, str]] = {}
         for package, names in plan.items():
             copy = staging.joinpath("src", *package.split("."))
             copy.mkdir(parents=True)
-            digests[package] = {}
+            # Package markers, so that the .pxd files' relative cimports resolve (not compiled)
+            for folder in (copy, *copy.parents):
+                if folder == staging / "src":
+                    break
+                (folder / "__init__.py").touch()
+            digests[package], declarations[package] = {}, {}
             for name in names:
                 src = copy / f"{name}.py"
                 shutil.copyfile(root / PACKAGES[package] / f"{name}.py", src)
                 digests[package][name] = source_digest(src)
+                pxd = root / PACKAGES[package] / f"{name}.pxd"
+                if pxd.is_file():
+                    shutil.copyfile(pxd, copy / f"{name}.pxd")
+                    declarations[package][name] = source_digest(copy / f"{name}.pxd")
+                    declared = (copy / f"{name}.pxd").read_text(encoding="utf-8")
+                    src.write_text(
+                        drop_slots(src.read_text(encoding="utf-8"), declared), encoding="utf-8"
+                    )
                 extensions.append(Extension(f"{package}.{name}", [str(src)]))
         # No debug info: gcc's time is most of the build's. setuptools reads CFLAGS from the
         # environment only; it is put back afterwards.
         cflags = f"-O{opt} -g0"
         saved = os.environ.get("CFLAGS")
         os.environ["CFLAGS"] = cflags
-        modules = cythonize(
-            extensions,
-            compiler_directives=COMPILER_DIRECTIVES,
-            build_dir=str(staging / "c"),
-            nthreads=jobs,
-            quiet=quiet,
-            force=True,
-        )
+        typed = [e for e in extensions if e.name.rsplit(".", 1)[1] in TYPED_MODULES]
+        plain = [e for e in extensions if e not in typed]
+        modules = []
+        for group, directives in ((plain, COMPILER_DIRECTIVES), (typed, TYPED_DIRECTIVES)):
+            if group:
+                modules += cythonize(
+                    group,
+                    compiler_directives=directives,
+                    build_dir=str(staging / "c"),
+                    nthreads=jobs,
+                    quiet=quiet,
+                    force=True,
+                )
         dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
         cmd = dist.get_command_obj("build_ext")
         cmd.build_lib = str(staging / "lib")  # type: ignore[attr-defined]
@@ -167,7 +212,9 @@ def compile_build(
             "directives": dict(COMPILER_DIRECTIVES),
             "cflags": cflags,
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "packages": {p: {"modules": d} for p, d in digests.items()},
+            "packages": {
+                p: {"modules": d, "declarations": declarations[p]} for p, d in digests.items()
+            },
         }
         (lib / switch.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         if out.exists():

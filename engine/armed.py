@@ -60,7 +60,7 @@ def play_card(g: GameState, p: Player, c: int, move: Move) -> None:
         ops.discard_card(g, c)
         g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         ops.remove_from_hand(g, p, c)
-        t = g.players[target]
+        t: Player = g.players[target]
         if (p.weapon < 0 or not g.loads[p.weapon]) and not (
             t.character == "ms_abigail" and HIGH_RANK[c]
         ):
@@ -107,7 +107,7 @@ def play_card(g: GameState, p: Player, c: int, move: Move) -> None:
 def _abigail_guard(g: GameState, seat: int, target: int, c: int, then: list) -> None:
     """Queue ``then`` (a brown card's effect on ``target`` alone), or Ms. Abigail's choice to
     ignore it when the card is a J, Q, K or A."""
-    t = g.players[target]
+    t: Player = g.players[target]
     if t.character == "ms_abigail" and target != seat and HIGH_RANK[c] and t.alive:
         g.stack.append(["abigail", target, seat, c, then])
     else:
@@ -142,7 +142,7 @@ def _brown(g: GameState, p: Player, c: int, kind: str, target: int | None) -> No
 
 def _rust(g: GameState, p: Player) -> None:
     for s in clockwise_others(g, p.seat):
-        q = g.players[s]
+        q: Player = g.players[s]
         holders = ([-1] if q.tokens else []) + [x for x in dangerous_cards(q) if g.loads[x]]
         for h in holders:
             loads.spend(g, q, h, 1, "rust")
@@ -166,7 +166,7 @@ def task_little_nip(g: GameState, task: list) -> None:
     """``["little_nip", seat, upgrades]``: heal 1, +1 per upgrade (3 tokens each), offered
     while one more would still heal."""
     _, seat, ups = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if _can_pay(g, seat, 3) and p.life + 1 + ups < p.max_life:
         _option(g, seat, "little_nip", None, ups)
         return
@@ -177,7 +177,7 @@ def task_quick_shot(g: GameState, task: list) -> None:
     """``["quick_shot", seat, targets, bell, card]``: one more target in range per token."""
     _, seat, targets, bell, c = task
     if _can_pay(g, seat, 1):
-        p = g.players[seat]
+        p: Player = g.players[seat]
         dist = [1] * g.seats if bell else seat_distances(g, seat)
         rng = weapon_range(p)
         if any(
@@ -215,7 +215,7 @@ def task_squaw(g: GameState, task: list) -> None:
     """``["squaw", seat, target, upgraded, card]``: discard a card in play, or (2 tokens) take
     it into the hand."""
     _, seat, target, up, c = task
-    t = g.players[target]
+    t: Player = g.players[target]
     if not (t.alive and (t.in_play or t.weapon >= 0)):
         return
     if not up and _can_pay(g, seat, 2):
@@ -230,8 +230,8 @@ def task_shoot(g: GameState, task: list) -> None:
     weapon's effect (stage 0; ``forced``: the target is reachable only with Big Fifty), Ms.
     Abigail (stage 1), then the hit."""
     _, seat, target, c, stage, flag, forced = task
-    p = g.players[seat]
-    t = g.players[target]
+    p: Player = g.players[seat]
+    t: Player = g.players[target]
     if not t.alive:
         return
     if stage == 0:
@@ -273,7 +273,7 @@ def _weapon_effect(g: GameState, p: Player, target: int, c: int, kind: str) -> N
 
 def on_shot_cancelled(g: GameState, target: int, shooter: int, card: str, flag: str) -> None:
     """A Shot-symbol hit was cancelled: Buntline Special, Bloody Mary, Flintlock."""
-    s = g.players[shooter]
+    s: Player = g.players[shooter]
     if flag == "buntline" and g.players[target].hand and g.players[target].alive:
         g.stack.append(["discard_card", target, "buntline_special"])
     if card == "shot" and s.character == "bloody_mary" and s.alive:
@@ -299,7 +299,7 @@ def task_discard_card(g: GameState, task: list) -> None:
 
 def resolve_discard_card(g: GameState, pending: list, move: Move) -> None:
     _, seat, reason = pending
-    p = g.players[seat]
+    p: Player = g.players[seat]
     ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), reason)  # type: ignore[arg-type]
 
 
@@ -307,7 +307,7 @@ def resolve_discard_card(g: GameState, pending: list, move: Move) -> None:
 def resolve_option(g: GameState, pending: list, move: Move) -> None:
     seat, what = pending[1], pending[2]
     used = move.kind == "use"
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if what in ("big_fifty", "buntline_special", "double_barrel", "thunderer"):
         target, c = pending[4], pending[5]
         if used:
@@ -404,7 +404,7 @@ def task_draw_n(g: GameState, task: list) -> None:
 def task_to_hand(g: GameState, task: list) -> None:
     """``["to_hand", seat, card, reason]``: a card of the discard pile back into a hand."""
     _, seat, c, reason = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if p.alive and c in g.discard:
         g.discard.remove(c)
         p.hand.append(c)
@@ -478,7 +478,7 @@ def task_lockpick(g: GameState, task: list) -> None:
 def resolve_take_token(g: GameState, pending: list, move: Move) -> None:
     """Frankie Canton takes 1 token from a holder onto his character."""
     seat = pending[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     q = g.players[move.target]  # type: ignore[index]
     c = card_of(q, move.card)  # type: ignore[arg-type]
     loads.spend(g, q, c, 1, "frankie_canton")
@@ -501,7 +501,7 @@ def task_bomb(g: GameState, task: list) -> None:
 
 
 def bomb_result(g: GameState, seat: int, red: bool, ctx: list) -> None:
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if _BOMB not in p.in_play:
         return
     if red:
@@ -517,7 +517,7 @@ def bomb_result(g: GameState, seat: int, red: bool, ctx: list) -> None:
 def pass_bomb(g: GameState, p: Player, to: int) -> None:
     p.in_play.remove(_BOMB)
     p.v += 1
-    q = g.players[to]
+    q: Player = g.players[to]
     q.in_play.append(_BOMB)
     q.v += 1
     g.log.append(BombPassed(seat=p.seat, to=to))
@@ -545,7 +545,7 @@ def tumbleweed_window(g: GameState, seat: int, reason: str, result: bool, *ctx: 
 
 def task_tumbleweed(g: GameState, task: list) -> None:
     _, holder, seat, reason = task
-    q = g.players[holder]
+    q: Player = g.players[holder]
     if q.alive and _TUMBLEWEED in q.in_play and g.loads[_TUMBLEWEED]:
         _option(g, holder, "tumbleweed", None, seat, reason)
 
@@ -571,7 +571,7 @@ def julie_trigger(g: GameState, p: Player, source: int) -> None:
 
 def task_julie(g: GameState, task: list) -> None:
     _, seat, source = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if not (p.alive and g.players[source].alive):
         return
     red = ops.flip_check(g, p, "julie_cutter")

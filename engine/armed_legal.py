@@ -169,7 +169,7 @@ def play_moves(g: GameState, pending: list) -> list[Move]:
     inlined as set tests on card numbers; the moves come out in the same canonical order)."""
     seat = pending[1]
     players = g.players
-    p = players[seat]
+    p: Player = players[seat]
     moves = [END_TURN]
     in_play = p.in_play
     weapon = p.weapon
@@ -405,7 +405,7 @@ def option_moves(g: GameState, pending: list) -> list[Move]:
     seat, what = pending[1], pending[2]
     if what == "quick_shot":
         targets, bell = pending[4], pending[5]
-        p = g.players[seat]
+        p: Player = g.players[seat]
         dist = [1] * g.seats if bell else seat_distances(g, seat)
         rng = weapon_range(p)
         return [PASS] + [
@@ -432,7 +432,7 @@ def pay_moves(g: GameState, pending: list) -> list[Move]:
 
 def load_moves(g: GameState, pending: list) -> list[Move]:
     _, seat, count, size, reason = pending
-    p = g.players[seat]
+    p: Player = g.players[seat]
     moves = [PASS] if reason == "red_ringo" and count == 1 else []
     return moves + [_LOAD[c] for c in load_targets(g, p, reason, size)]
 

@@ -24,7 +24,7 @@ def task_shot(g: GameState, task: list) -> None:
         _shot_ad(g, task)
         return
     _, shooter, target, card = task
-    p = g.players[target]
+    p: Player = g.players[target]
     if not p.alive:
         return
     needed = 1
@@ -45,7 +45,7 @@ def task_shot(g: GameState, task: list) -> None:
 def _shot_ad(g: GameState, task: list) -> None:
     shooter, target, card = task[1], task[2], task[3]
     flag = task[4] if len(task) > 4 else ""
-    p = g.players[target]
+    p: Player = g.players[target]
     if not p.alive:
         return
     needed = 1
@@ -108,7 +108,7 @@ def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
         _resolve_answer_shot_ad(g, pending, move)
         return
     _, seat, shooter, needed, card = pending
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if move.kind == "take_hit":
         g.stack.append(["lose_now", seat, shooter, 1, card])
     elif move.kind == "heal":
@@ -127,7 +127,7 @@ def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
 def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
     seat, shooter, needed, card = pending[1], pending[2], pending[3], pending[4]
     flag = pending[5] if len(pending) > 5 else ""
-    p = g.players[seat]
+    p: Player = g.players[seat]
     armed = ARMED
     if move.kind == "take_hit":
         task = ["lose_now", seat, shooter, 1, card]
@@ -208,7 +208,7 @@ def task_lose(g: GameState, task: list) -> None:
     """``["lose", seat, source, amount, cause]``: a loss with no answer window (Dynamite) —
     Bonesetter still gets his window before it resolves."""
     _, seat, source, amount, cause = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if not p.alive:
         return
     if bonesetter_can_heal(g, p):
@@ -230,7 +230,7 @@ def task_lose_now(g: GameState, task: list) -> None:
     """``["lose_now", seat, source, amount, cause]`` (a sixth item ``big_fifty``: the
     victim's ability is ignored)."""
     seat, source, amount, cause = task[1], task[2], task[3], task[4]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if p.alive:
         lose_life(g, p, source, amount, cause, ignore=len(task) > 5)
 
@@ -255,7 +255,7 @@ def lose_life(
     if p.character == "stone_leopard":
         ops.draw(g, p, 2 if p.life <= 2 else 1, "stone_leopard")
     elif p.character == "collector" and src is not None:
-        q = g.players[src]
+        q: Player = g.players[src]
         if q.hand:
             c = ops.random_hand_card(g, q)
             p.hand.append(c)
@@ -291,7 +291,7 @@ def task_heal_discard(g: GameState, task: list) -> None:
 
 def resolve_heal_discard(g: GameState, pending: list, move: Move) -> None:
     _, seat, remaining = pending
-    p = g.players[seat]
+    p: Player = g.players[seat]
     ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "bonesetter")
     if remaining > 1:
         g.stack.append(["heal_discard", seat, remaining - 1])

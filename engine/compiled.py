@@ -28,7 +28,7 @@ ENV: Final = "BANGARENA_ENGINE"
 BUILD_DIR_ENV: Final = "BANGARENA_BUILD_DIR"
 """Where the build lives, when not in the default place (:func:`build_dir`)."""
 MANIFEST: Final = "manifest.json"
-MANIFEST_FORMAT: Final = 1
+MANIFEST_FORMAT: Final = 2
 BUILDS: Final = ("pure", "compiled")
 REBUILD_HINT: Final = (
     "run `bangarena engine compile` (needs the fast extra: pip install -e '.[fast]')"
@@ -87,13 +87,20 @@ def read_manifest(folder: Path) -> dict[str, Any]:
 
 
 def stale_modules(entry: dict[str, Any], source_dir: Path) -> list[str]:
-    """The modules of one package's manifest entry whose source differs from the one compiled
-    (or is gone)."""
+    """The source files (``turn.py``, ``state.pxd``) of one package's manifest entry that differ
+    from the ones compiled: changed, gone, or a module's .pxd new since."""
     out = []
+    declared = entry.get("declarations", {})
     for name, digest in sorted(entry.get("modules", {}).items()):
         src = source_dir / f"{name}.py"
         if not src.is_file() or source_digest(src) != digest:
-            out.append(name)
+            out.append(f"{name}.py")
+            continue
+        # Its .pxd (the C types of its classes and names) as built: changed, new or gone
+        pxd = source_dir / f"{name}.pxd"
+        built = declared.get(name)
+        if (source_digest(pxd) if pxd.is_file() else None) != built:
+            out.append(f"{name}.pxd")
     return out
 
 
@@ -144,7 +151,7 @@ def activate(package: str, source_dir: str | Path) -> bool:
     if stale:
         raise CompiledBuildError(
             f"the compiled build at {folder} was built from other sources of {package} "
-            f"({', '.join(stale)}.py changed since): {REBUILD_HINT}"
+            f"({', '.join(stale)} changed since): {REBUILD_HINT}"
         )
     pkg_dir = folder.joinpath(*package.split("."))
     modules = {}

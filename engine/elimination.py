@@ -30,7 +30,7 @@ def _all_cards(g: GameState, p: Player, reason: str) -> tuple[list[int], list[in
 def task_eliminate(g: GameState, task: list) -> None:
     """``["eliminate", victim, killer]`` (killer -1: nobody, e.g. Dynamite)."""
     _, seat, killer = task
-    victim = g.players[seat]
+    victim: Player = g.players[seat]
     victim.alive = False
     victim.v += 1
     table_changed(g)

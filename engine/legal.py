@@ -111,7 +111,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
         return armed_legal.play_moves(g, pending)
     seat = pending[1]
     players = g.players
-    p = players[seat]
+    p: Player = players[seat]
     hand = p.hand
     if not hand:
         return [END_TURN]  # and no heal: Bonesetter's needs two cards
@@ -158,7 +158,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
         elif cat == _SNATCH:
             at = _AT["snatch"]
             for s in in_range(g, seat, 1):
-                q = players[s]
+                q: Player = players[s]
                 if q.hand or q.in_play or q.weapon >= 0:
                     moves.append(at[s])
         elif cat == _JAIL:
@@ -174,7 +174,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
             if others is None:
                 others = living_others(g, seat)
             for s in others:
-                q = players[s]
+                q: Player = players[s]
                 if q.hand or q.in_play or q.weapon >= 0:
                     moves.append(at[s])
         elif cat == _DUEL:
@@ -302,7 +302,7 @@ def _brace(g: GameState, pending: list) -> list[Move]:
 
 def _draw_choice(g: GameState, pending: list) -> list[Move]:
     seat = pending[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     moves = [DRAW_DECK]
     if p.character == "vulture_junior" and g.discard:
         moves.append(DRAW_DISCARD)

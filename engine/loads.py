@@ -211,7 +211,7 @@ def pay(g: GameState, seat: int, amount: int, reason: str) -> None:
 def task_pay(g: GameState, task: list) -> None:
     """``["pay", seat, amount, reason]``."""
     _, seat, amount, reason = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     holders = payers(g, p)
     if not holders:
         return
@@ -227,7 +227,7 @@ def task_pay(g: GameState, task: list) -> None:
 
 def resolve_pay(g: GameState, pending: list, move: object) -> None:
     _, seat, amount, reason = pending
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if amount > 1:
         g.stack.append(["pay", seat, amount - 1, reason])
     spend(g, p, card_of(p, move.card), 1, reason)  # type: ignore[attr-defined]
@@ -261,7 +261,7 @@ def reload(g: GameState, p: Player, reason: str) -> None:
 def task_load(g: GameState, task: list) -> None:
     """``["load", seat, count, size, reason]``."""
     _, seat, count, size, reason = task
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if not p.alive:
         return
     # The common case (a reload of one token with no Dangerous card in play): the character.
@@ -304,7 +304,7 @@ def resolve_load(g: GameState, pending: list, move: object) -> None:
     _, seat, count, size, reason = pending
     if move.kind == "pass":  # type: ignore[attr-defined]
         return
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if count > 1:
         g.stack.append(["load", seat, count - 1, size, reason])
     _put(g, p, card_of(p, move.card), size, reason)  # type: ignore[attr-defined]

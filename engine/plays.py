@@ -10,7 +10,7 @@ from .combat import heal
 from .events import Discarded, Equipped, Played, Stole
 from .loads import left_play
 from .moves import PICK_CARD, Move
-from .state import PUBLIC_BIT, GameState
+from .state import PUBLIC_BIT, GameState, Player
 from .table import DISTANCE_CARDS, clockwise_others, living, table_changed
 
 
@@ -24,7 +24,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     if move.kind == "heal":
         g.stack.append(["heal_discard", seat, 2])
         return
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if g.expansions:
         if move.kind == "use":
             armed.resolve_use(g, p, move)

@@ -38,7 +38,7 @@ class Player:
         """A copy with its own lists (``v`` starts again at 0: a copy's views are built anew)."""
         # Slot by slot: half the cost of the dataclass __init__ (states are cloned at every
         # step of a search bot's rollouts). Every field is set: see test_engine_clone.py.
-        q = _new(Player)
+        q = Player.__new__(Player)
         q.seat = self.seat
         q.role = self.role
         q.character = self.character
@@ -52,9 +52,6 @@ class Player:
         q.tokens = self.tokens
         q.v = 0
         return q
-
-
-_new = object.__new__
 
 
 @dataclass(slots=True)
@@ -106,7 +103,7 @@ class GameState:
     def clone(self) -> GameState:
         """A deep copy of everything that changes (events are immutable once logged; so are
         the history's entries). ``memo`` starts empty."""
-        c = _new(GameState)  # slot by slot, as Player.copy
+        c = GameState.__new__(GameState)  # slot by slot, as Player.copy
         c.seats = self.seats
         c.mode = self.mode
         c.max_rounds = self.max_rounds

@@ -57,7 +57,7 @@ def distances_from(g: GameState, seat: int) -> list[int]:
     """Distance from ``seat`` to every seat (0 for itself and for eliminated seats)."""
     players = g.players
     out = [0] * g.seats
-    me = players[seat]
+    me: Player = players[seat]
     if not me.alive:
         return out
     # Called for every view and most play decisions, so horse_bonus/scope_bonus are inlined

@@ -23,7 +23,7 @@ from .events import (
 from .loads import reload
 from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
 from .roles import HIGH_NOON_ROUND, OLD_CLASSIC
-from .state import GameState
+from .state import GameState, Player
 from .table import next_living
 from .victory import end_as_draw
 
@@ -101,7 +101,7 @@ def task_dynamite(g: GameState, task: list) -> None:
 
 def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> None:
     """The Dynamite check's outcome: it explodes (3 damage) or passes on."""
-    p = g.players[seat]
+    p: Player = g.players[seat]
     dyn = _first_in(p.in_play, _DYNAMITES)
     if dyn < 0:
         return
@@ -136,7 +136,7 @@ def task_jail(g: GameState, task: list) -> None:
 
 def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
     """The Jail check's outcome: the Jail is discarded; a failed check keeps the turn's play."""
-    p = g.players[seat]
+    p: Player = g.players[seat]
     jail = _first_in(p.in_play, _JAILS)
     if jail < 0:
         return
@@ -150,7 +150,7 @@ def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
 
 def draw_options(g: GameState, seat: int) -> bool:
     """Whether the draw step starts with a choice (Grip or Vulture Junior)."""
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if p.character == "vulture_junior":
         return bool(g.discard)
     if p.character == "grip":
@@ -160,7 +160,7 @@ def draw_options(g: GameState, seat: int) -> bool:
 
 def task_draw(g: GameState, task: list) -> None:
     seat = task[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if not p.alive or g.jailed == 2:
         return
     ch = p.character
@@ -178,7 +178,7 @@ _DRAW_CHOICES = frozenset({"vulture_junior", "grip"})  # the characters of draw_
 
 def draw_from_deck(g: GameState, seat: int) -> None:
     """The whole draw comes from the deck: Three Eyes and instinct look at 3 first."""
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if p.character == "three_eyes" or "instinct" in p.stars:
         looked = []
         for _ in range(3):
@@ -201,7 +201,7 @@ def draw_from_deck(g: GameState, seat: int) -> None:
 
 
 def _keep(g: GameState, seat: int, cards: list[int]) -> None:
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if not cards:
         return
     p.hand.extend(cards)
@@ -230,7 +230,7 @@ def _red_suit(g: GameState, seat: int, second: int) -> None:
 
 def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     if move.option == "deck":
         draw_from_deck(g, seat)
         return
@@ -242,7 +242,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
             Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[CARD_IDS[c]])
         )
     else:
-        victim = g.players[move.target]
+        victim: Player = g.players[move.target]
         c = ops.random_hand_card(g, victim)
         p.hand.append(c)
         p.v += 1
@@ -281,7 +281,7 @@ def task_play(g: GameState, task: list) -> None:
 
 def task_end_turn(g: GameState, task: list) -> None:
     seat = task[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     # A player who died on his own turn skips the discard step; old_classic Jail skips it too.
     if p.alive and g.jailed != 2 and len(p.hand) > p.life:
         g.pending = [DISCARD_EXCESS, seat]
@@ -292,7 +292,7 @@ def task_end_turn(g: GameState, task: list) -> None:
 
 def resolve_discard_excess(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
-    p = g.players[seat]
+    p: Player = g.players[seat]
     ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "hand_limit")
     g.stack.append(["end_turn", seat])
     if g.expansions:

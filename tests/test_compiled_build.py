@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 import bangarena.engine as engine_pkg
 from bangarena.cli.app import app
-from bangarena.cli.engine_build import ENGINE_MODULES, module_plan
+from bangarena.cli.engine_build import ENGINE_MODULES, TYPED_MODULES, drop_slots, module_plan
 from bangarena.engine.compiled import (
     BUILD_DIR_ENV,
     ENV,
@@ -83,13 +83,49 @@ def test_a_build_from_other_sources_is_stale(
     good = source_digest(ENGINE_SRC / "rng.py")
     _manifest(tmp_path, {"rng": good, "turn": "0" * 64, "gone": good})
     assert stale_modules(read_manifest(tmp_path)["packages"]["bangarena.engine"], ENGINE_SRC) == [
-        "gone",
-        "turn",
+        "gone.py",
+        "turn.py",
     ]
     monkeypatch.setenv(ENV, "compiled")
     monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
-    with pytest.raises(CompiledBuildError, match=r"other sources .*\(gone, turn\.py changed"):
+    with pytest.raises(CompiledBuildError, match=r"other sources .*\(gone\.py, turn\.py changed"):
         activate("bangarena.engine", ENGINE_SRC)
+
+
+def test_a_changed_new_or_gone_pxd_makes_a_build_stale(tmp_path: Path) -> None:
+    # The .pxd gives a module's classes and names their C types: a build is of both files.
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("a", "b", "c", "d"):
+        (src / f"{name}.py").write_text(f"X = {name!r}\n", encoding="utf-8")
+    (src / "a.pxd").write_text("cdef class A:\n    cdef public int n\n", encoding="utf-8")
+    (src / "b.pxd").write_text("cdef class B:\n    pass\n", encoding="utf-8")
+    (src / "d.pxd").write_text("cdef class D:\n    pass\n", encoding="utf-8")
+    entry = {
+        "modules": {n: source_digest(src / f"{n}.py") for n in ("a", "b", "c", "d")},
+        "declarations": {n: source_digest(src / f"{n}.pxd") for n in ("a", "b", "d")},
+    }
+    assert stale_modules(entry, src) == []
+    (src / "a.pxd").write_text("cdef class A:\n    cdef public long n\n", encoding="utf-8")
+    (src / "b.pxd").unlink()
+    (src / "c.pxd").write_text("cdef class C:\n    pass\n", encoding="utf-8")
+    assert stale_modules(entry, src) == ["a.pxd", "b.pxd", "c.pxd"]
+
+
+def test_the_build_drops_slots_only_for_the_cdef_classes_of_the_pxd() -> None:
+    source = (
+        "@dataclass(slots=True)\nclass Player:\n    seat: int\n\n"
+        "@dataclass(frozen=True, slots=True)\nclass Move:\n    id: str\n\n"
+        "@dataclass(slots=True, kw_only=True)\nclass Event:\n    seq: int\n\n"
+        "@dataclass(slots=True)\nclass PlayerView:\n    seat: int\n"
+    )
+    pxd = "cdef class Player:\n    pass\ncdef class Move:\n    pass\ncdef class Event:\n    pass\n"
+    out = drop_slots(source, pxd)
+    assert "@dataclass()\nclass Player:" in out
+    assert "@dataclass(frozen=True)\nclass Move:" in out
+    assert "@dataclass(kw_only=True)\nclass Event:" in out
+    assert "@dataclass(slots=True)\nclass PlayerView:" in out  # not declared: left as it is
+    assert drop_slots(source, "") == source
 
 
 def test_a_fresh_manifest_without_its_modules_is_refused(
@@ -162,6 +198,12 @@ def test_the_plan_compiles_hot_modules_that_exist() -> None:
     assert not {"__init__", "compiled", "texts"} & set(engine)
     assert all((ENGINE_SRC / f"{m}.py").is_file() for m in engine)
     assert "rule_bot" in plan["bangarena.harness.bots"]
+    # Typed (annotations as C types): internal modules only, each with the .pxd that gives
+    # them the engine's classes; the public API (game, views, moves, events) keeps Python's
+    # argument rules.
+    assert set(ENGINE_MODULES) >= TYPED_MODULES
+    assert not {"game", "views", "moves", "events"} & TYPED_MODULES
+    assert all((ENGINE_SRC / f"{m}.pxd").is_file() for m in TYPED_MODULES)
     assert "bangarena.harness.bots" not in module_plan(source_root(), bots=False)
 
 
