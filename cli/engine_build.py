@@ -56,8 +56,8 @@ TYPED_MODULES: Final = frozenset(
     {"armed", "armed_legal", "combat", "deck_ops", "elimination", "flow", "legal", "loads",
      "plays", "table", "turn", "victory"}
 )  # fmt: skip
-"""The engine's internal modules, compiled with ``annotation_typing``: their ``g: GameState``,
-``p: Player`` and ``move: Move`` annotations (cimported by each module's .pxd) become C types,
+"""The engine's internal modules, compiled with ``annotation_typing``: their ``g: GameState``
+and ``p: Player`` annotations (cimported by each module's .pxd) become C types,
 so attribute reads are struct reads, and ``list`` and ``int`` annotations are checked as such.
 Only the engine calls them, always with exact lists; the public API (``game``, ``views``,
 ``moves``, ``events``) keeps Python's rules for its arguments (a bad argument gets the

@@ -1,4 +1,3 @@
 # Compiled build only (docs/speed.md): the engine's classes as C types, for the annotations
 # of this module (compiled with annotation_typing).
-from .moves cimport Move
 from .state cimport GameState, Player

@@ -1,5 +1,5 @@
 # Compiled build only (docs/speed.md): Player and GameState as extension types whose fields
-# are C values, read and written as struct members by the typed modules. Keep in step with
+# are struct members, read and written as such by the typed modules. Keep in step with
 # state.py's fields: CI's compiled job plays 1,000 games on both builds and compares them.
 cdef class Player:
     cdef public object seat
