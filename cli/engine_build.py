@@ -210,6 +210,7 @@ def compile_build(
             "python": sys.version.split()[0],
             "ext_suffix": ext_suffix(),
             "directives": dict(COMPILER_DIRECTIVES),
+            "typed_modules": sorted(e.name for e in typed),
             "cflags": cflags,
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "packages": {

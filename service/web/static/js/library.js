@@ -8,8 +8,12 @@ function text(texts) {
   return texts ? (texts[cardLang()] ?? texts.en ?? "") : "";
 }
 
+let renders = 0; // the newest render: a slower, older one must not overwrite its texts
+
 async function render() {
+  const mine = ++renders;
   const r = await rules();
+  if (mine !== renders) return;
   const doc = r.doc;
   document.getElementById("lib-cards").innerHTML = [...doc.cards, doc.default_weapon]
     .map((c) => `<article class="lib-item card-${h(c.color || "weapon")}" aria-label="${h(text(c.names))}">
@@ -24,9 +28,13 @@ async function render() {
     .map((x) => `<article class="lib-item" aria-label="${h(text(x.names))}"><h3>${h(text(x.names))}</h3><p>${h(text(x.objective))}</p></article>`)
     .concat(doc.modes.map((m) => `<article class="lib-item"><h3>${h(text(m.names))}</h3><p>${h(text(m.description))}</p></article>`))
     .join("");
-  const rulesText = await call("GET", `/web/v1/rules?lang=${cardLang()}`);
+  const lang = cardLang();
+  const rulesText = await call("GET", `/web/v1/rules?lang=${lang}`);
+  if (mine !== renders) return;
   // the server renders the Markdown with raw HTML disabled: the text is safe to insert
-  document.getElementById("lib-rules").innerHTML = rulesText.html;
+  const panel = document.getElementById("lib-rules");
+  panel.innerHTML = rulesText.html;
+  panel.lang = lang; // until the new language's text arrives, the panel says which one it shows
   applyI18n(document);
 }
 
