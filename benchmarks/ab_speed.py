@@ -1,0 +1,179 @@
+"""Two versions of the engine measured at the same time, one core each, the cores swapped every
+round: an A/B comparison that a busy or shared machine does not distort.
+
+Runs taken one after the other on a shared 2-core machine move by ±20 % (docs/speed.md), more
+than most changes to the engine gain. Here both versions run at once, each pinned to its own
+core, so whatever slows the machine slows both; swapping the cores every round cancels a faster
+core. Each side is a git revision (a temporary worktree) or the working tree, imported with
+``python -S`` and the venv's site-packages on ``PYTHONPATH``, so that ``bangarena`` is that
+side's sources and not the editable install's. With ``--build compiled`` each side is compiled
+first (``bangarena engine compile`` of that side, into a temporary folder, same options).
+
+The workloads are ``benchmarks/bot_speed.py``'s (this script's own copy, run against each
+side's engine): random-legal play, engine alone, for ``--seconds`` of CPU time; and rule bots in
+every seat for ``--games`` games. Printed: each round's rates and the head/base ratio, then the
+median ratio.
+
+    .venv/bin/python benchmarks/ab_speed.py --base HEAD~1                     # pure, working tree
+    .venv/bin/python benchmarks/ab_speed.py --base 1396515 --build compiled --rounds 6
+    .venv/bin/python benchmarks/ab_speed.py --base v1 --head v2 --workloads random
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORKLOADS = ("random", "bots")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One version: its label, its sources and what its subprocesses need."""
+
+    label: str
+    root: Path
+    env: dict[str, str]
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(REPO), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def prepare(label: str, rev: str | None, tmp: Path, build: str, opt: int) -> Side:
+    """A side from ``rev`` (None: the working tree): a worktree, a ``bangarena`` folder that
+    points at it, and, for the compiled build, its extension modules."""
+    if rev is None:
+        root = REPO
+    else:
+        root = tmp / label
+        _git("worktree", "add", "--detach", "--quiet", str(root), _git("rev-parse", rev))
+    shim = tmp / f"{label}-path"
+    shim.mkdir()
+    (shim / "bangarena").symlink_to(root, target_is_directory=True)
+    packages = dict.fromkeys((sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]))
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join((str(shim), *packages)),
+        "BANGARENA_ENGINE": build,
+        "BANGARENA_BUILD_DIR": str(tmp / f"{label}-build"),
+    }
+    if build == "compiled":
+        t0 = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-S", "-m", "bangarena.cli", "engine", "compile",
+             "--out", env["BANGARENA_BUILD_DIR"], "--opt", str(opt)],
+            env=env, check=True, capture_output=True, cwd=tmp,
+        )  # fmt: skip
+        print(f"{label}: compiled in {time.monotonic() - t0:.0f} s", flush=True)
+    return Side(f"{label} ({rev or 'working tree'})", root, env)
+
+
+def start(side: Side, workload: str, cpu: int, args: argparse.Namespace) -> subprocess.Popen:
+    """One measurement of ``side`` on core ``cpu``, in its own process."""
+    cmd = [
+        sys.executable, "-S", __file__, "--worker", workload, "--cpu", str(cpu),
+        "--seconds", str(args.seconds), "--games", str(args.games), "--seats", str(args.seats),
+    ]  # fmt: skip
+    # The side's working directory is neutral: nothing of the other side on sys.path.
+    return subprocess.Popen(cmd, env=side.env, stdout=subprocess.PIPE, text=True, cwd="/")
+
+
+def worker(workload: str, cpu: int, seconds: float, games: int, seats: int) -> None:
+    """Run one workload pinned to ``cpu`` and print its rate as JSON."""
+    os.sched_setaffinity(0, {cpu})
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bot_speed import random_games, rule_games
+
+    from bangarena.engine import GameConfig
+
+    config = GameConfig(seats=seats, mode="classic")
+    if workload == "random":
+        random_games(config, 5, views=False)  # warm: imports, tables, caches
+        decisions, cpu_s = 0, 0.0
+        while cpu_s < seconds:
+            r = random_games(config, 20, views=False)
+            decisions += r["decisions"]
+            cpu_s += r["cpu"]
+        print(json.dumps({"rate": decisions / cpu_s, "unit": "decisions/s"}))
+    else:
+        rule_games(config, 3)
+        r = rule_games(config, games)
+        print(json.dumps({"rate": games / r["cpu"], "unit": "games/s"}))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", help="the reference revision (git rev)")
+    ap.add_argument(
+        "--head", default=None, help="the revision to compare (default: the working tree)"
+    )
+    ap.add_argument("--build", choices=("pure", "compiled"), default="pure")
+    ap.add_argument("--opt", type=int, default=2, help="gcc -O level of the compiled builds")
+    ap.add_argument("--rounds", type=int, default=4, help="pairs per workload (cores swapped)")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of random play")
+    ap.add_argument("--games", type=int, default=150, help="rule-bot games per run")
+    ap.add_argument("--seats", type=int, default=7)
+    ap.add_argument("--worker", choices=WORKLOADS, help=argparse.SUPPRESS)
+    ap.add_argument("--cpu", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.worker, args.cpu, args.seconds, args.games, args.seats)
+        return
+    if not args.base:
+        ap.error("--base is required")
+    workloads = [w for w in args.workloads.split(",") if w]
+    if unknown := set(workloads) - set(WORKLOADS):
+        ap.error(f"unknown workloads {sorted(unknown)}; known: {', '.join(WORKLOADS)}")
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        sys.exit("needs two cores: both sides run at the same time, one core each")
+    tmp = Path(tempfile.mkdtemp(prefix="ab-speed-"))
+    try:
+        base = prepare("base", args.base, tmp, args.build, args.opt)
+        head = prepare("head", args.head, tmp, args.build, args.opt)
+        print(f"{args.build} build · base = {base.label} · head = {head.label}")
+        print(f"cores {cpus[0]} and {cpus[1]}, swapped every round; load average "
+              f"{os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+        for workload in workloads:
+            ratios = []
+            for k in range(args.rounds):
+                a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
+                runs = [start(base, workload, a, args), start(head, workload, b, args)]
+                out = []
+                for p in runs:
+                    text, _ = p.communicate()
+                    if p.returncode != 0:
+                        sys.exit(f"a {workload} run failed (exit {p.returncode})")
+                    out.append(json.loads(text))
+                ratio = out[1]["rate"] / out[0]["rate"]
+                ratios.append(ratio)
+                unit = out[0]["unit"]
+                print(f"{workload:6} round {k + 1}: base {out[0]['rate']:>9,.1f}  "
+                      f"head {out[1]['rate']:>9,.1f} {unit}  head/base {ratio:.3f}")  # fmt: skip
+            lo, hi = min(ratios), max(ratios)
+            print(f"{workload:6} head/base median {statistics.median(ratios):.3f} "
+                  f"(range {lo:.3f}–{hi:.3f}, {args.rounds} rounds)")  # fmt: skip
+    finally:
+        for label in ("base", "head"):
+            if (tmp / label).exists():
+                _git("worktree", "remove", "--force", str(tmp / label))
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
