@@ -561,6 +561,15 @@ def line(name: str, clients: int, tally: Tally) -> dict:
         + (f"; {tally.created} new matches" if tally.created else "")
         + (f"  errors {tally.errors}" if tally.errors else "")
     )
+    kinds = [k for k in sorted(tally.lat) if k != "bare"]
+    if len(kinds) > 1:  # a poll's wait is the game's pace; a move's latency is the server's
+        print(
+            "         by request: "
+            + "; ".join(
+                f"{k} p50 {row[f'{k}_p50_ms']:.2f} ms, p99 {row[f'{k}_p99_ms']:.2f} ms"
+                for k in kinds
+            )
+        )
     return row
 
 
