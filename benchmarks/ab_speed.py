@@ -73,11 +73,14 @@ def prepare(label: str, rev: str | None, tmp: Path, build: str, opt: int) -> Sid
     }
     if build == "compiled":
         t0 = time.monotonic()
-        subprocess.run(
+        done = subprocess.run(
             [sys.executable, "-S", "-m", "bangarena.cli", "engine", "compile",
              "--out", env["BANGARENA_BUILD_DIR"], "--opt", str(opt)],
-            env=env, check=True, capture_output=True, cwd=tmp,
+            env=env, capture_output=True, text=True, cwd=tmp,
         )  # fmt: skip
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).splitlines()[-25:])
+            raise SystemExit(f"{label}: the compile failed (exit {done.returncode}):\n{tail}")
         print(f"{label}: compiled in {time.monotonic() - t0:.0f} s", flush=True)
     return Side(f"{label} ({rev or 'working tree'})", root, env)
 
