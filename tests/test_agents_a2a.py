@@ -43,7 +43,7 @@ def a2a_seat(url: str, seat: int, **options) -> A2ASeat:
 async def test_injected_faults_are_classified_and_counted(
     streaming: bool, agents: tuple[int, ...]
 ) -> None:
-    plan = FaultPlan(set(agents), every=2 if streaming else 1)
+    plan = FaultPlan(set(agents), every=2 if streaming else 1, rounds=1)
     settings = MatchSettings(seats=4, seed=31, model_time_per_move_s=6.0)
     with serve_at(lambda url: faulty_agent_app(url, plan, streaming=streaming)) as url:
         seats = [

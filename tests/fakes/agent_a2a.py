@@ -83,9 +83,12 @@ def fault_for(key: int, every: int = 2) -> str | None:
 class FaultPlan:
     """Which message gets which fault; what was injected and sent."""
 
-    def __init__(self, seats: set[int] | None, every: int = 2) -> None:
+    def __init__(self, seats: set[int] | None, every: int = 2, rounds: int | None = None) -> None:
         self.seats = seats
         self.every = every
+        # At most ``rounds`` turns through the faults, then clean answers: a timeout fault
+        # costs its seat's whole timeout, and a full match would take a dozen of them.
+        self.limit = None if rounds is None else rounds * len(A2A_FAULTS)
         self.lock = threading.Lock()
         self.requests: Counter[tuple[str, int]] = Counter()
         self.by_message: dict[str, str] = {}
@@ -104,7 +107,9 @@ class FaultPlan:
             if n or (self.seats is not None and seat not in self.seats):
                 return None
             fault = None
-            if fault_for(did * 31 + seat, self.every) is not None:
+            if fault_for(did * 31 + seat, self.every) is not None and (
+                self.limit is None or self.turn + 1 < self.limit
+            ):
                 # the faulty decisions take the faults in turn: all are injected
                 # whatever path the game takes
                 self.turn += 1
