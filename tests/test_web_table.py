@@ -321,10 +321,16 @@ def test_a_timeout_plays_the_autopilot_and_a_late_move_is_refused(svc, browser) 
     ana = Person(browser, svc.url)
     for _ in range(3):
         page = start_with_a_choice(ana, svc, "Ana", time_per_move=1.5)
-        old = page.evaluate(
-            "[window.bangTable.state.decision.decision_id,"
-            " window.bangTable.state.decision.moves[0].id]"
-        )
+        # A pending decision of Ana's, read in one step: on a loaded machine the 1.5 s clock
+        # can run out between the first choice showing and this read (the next one is as good).
+        try:
+            old = page.wait_for_function(
+                """() => { const d = window.bangTable.state.decision;
+                   return d ? [d.decision_id, d.moves[0].id] : null; }""",
+                timeout=10_000,
+            ).json_value()
+        except sync_api.TimeoutError:
+            continue  # the autopilot's moves ended Ana's game meanwhile: deal again
         # no click: the clock runs out, the autopilot plays, the page says so
         page.wait_for_function(
             "document.getElementById('message').textContent.includes('autopilot played for you')",
