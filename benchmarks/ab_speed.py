@@ -11,12 +11,19 @@ first (``bangarena engine compile`` of that side, into a temporary folder, same 
 
 The workloads are ``benchmarks/bot_speed.py``'s (this script's own copy, run against each
 side's engine): random-legal play, engine alone, for ``--seconds`` of CPU time; and rule bots in
-every seat for ``--games`` games. Printed: each round's rates and the head/base ratio, then the
+every seat for ``--games`` games. ``service`` (not in the default list) is
+``benchmarks/service_decisions.py``'s: the seat service's own work per remote decision, in
+process, for ``--matches`` five-remote-seat matches (decisions per CPU-second). Printed: each round's rates and the head/base ratio, then the
 median ratio.
 
     .venv/bin/python benchmarks/ab_speed.py --base HEAD~1                     # pure, working tree
     .venv/bin/python benchmarks/ab_speed.py --base 1396515 --build compiled --rounds 6
     .venv/bin/python benchmarks/ab_speed.py --base v1 --head v2 --workloads random
+    .venv/bin/python benchmarks/ab_speed.py --base 983913f --head-build compiled --workloads bots
+
+``--base-build`` and ``--head-build`` set one side's build apart from ``--build``: the last line
+above is issue #17's first figure, the compiled build of the working tree against the pure
+sources of 983913f (before the speed work), measured at the same time.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-WORKLOADS = ("random", "bots")
+WORKLOADS = ("random", "bots", "service")
 
 
 @dataclass(frozen=True)
@@ -90,15 +97,35 @@ def start(side: Side, workload: str, cpu: int, args: argparse.Namespace) -> subp
     cmd = [
         sys.executable, "-S", __file__, "--worker", workload, "--cpu", str(cpu),
         "--seconds", str(args.seconds), "--games", str(args.games), "--seats", str(args.seats),
+        "--matches", str(args.matches),
     ]  # fmt: skip
     # The side's working directory is neutral: nothing of the other side on sys.path.
     return subprocess.Popen(cmd, env=side.env, stdout=subprocess.PIPE, text=True, cwd="/")
 
 
-def worker(workload: str, cpu: int, seconds: float, games: int, seats: int) -> None:
+def worker(workload: str, cpu: int, seconds: float, games: int, seats: int, matches: int) -> None:
     """Run one workload pinned to ``cpu`` and print its rate as JSON."""
     os.sched_setaffinity(0, {cpu})
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if workload == "service":
+        import asyncio
+        import gc
+
+        from service_decisions import GC_THRESHOLD, play
+
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLD)
+        with tempfile.TemporaryDirectory(prefix="ab-speed-service-") as tmp:
+            asyncio.run(play(3, 3, f"{tmp}/warm.db"))  # warm: imports, prompts, schemas
+            # The best of five runs: a shared machine only ever adds time to a run, and this
+            # workload (allocations, many small objects) feels the other tenants most.
+            best = 0.0
+            for k in range(5):
+                decisions, cpu_s = asyncio.run(play(max(1, matches // 5), 13, f"{tmp}/{k}.db"))
+                best = max(best, decisions / cpu_s)
+        print(json.dumps({"rate": best, "unit": "decisions/s (best of 5 runs)"}))
+        return
     from bot_speed import random_games, rule_games
 
     from bangarena.engine import GameConfig
@@ -125,17 +152,24 @@ def main() -> None:
         "--head", default=None, help="the revision to compare (default: the working tree)"
     )
     ap.add_argument("--build", choices=("pure", "compiled"), default="pure")
+    ap.add_argument(
+        "--base-build", choices=("pure", "compiled"), help="the base's (default --build)"
+    )
+    ap.add_argument(
+        "--head-build", choices=("pure", "compiled"), help="the head's (default --build)"
+    )
     ap.add_argument("--opt", type=int, default=2, help="gcc -O level of the compiled builds")
     ap.add_argument("--rounds", type=int, default=4, help="pairs per workload (cores swapped)")
-    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("--workloads", default="random,bots", help=f"of {', '.join(WORKLOADS)}")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of random play")
     ap.add_argument("--games", type=int, default=150, help="rule-bot games per run")
     ap.add_argument("--seats", type=int, default=7)
+    ap.add_argument("--matches", type=int, default=40, help="remote matches per service run")
     ap.add_argument("--worker", choices=WORKLOADS, help=argparse.SUPPRESS)
     ap.add_argument("--cpu", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.worker, args.cpu, args.seconds, args.games, args.seats)
+        worker(args.worker, args.cpu, args.seconds, args.games, args.seats, args.matches)
         return
     if not args.base:
         ap.error("--base is required")
@@ -147,9 +181,11 @@ def main() -> None:
         sys.exit("needs two cores: both sides run at the same time, one core each")
     tmp = Path(tempfile.mkdtemp(prefix="ab-speed-"))
     try:
-        base = prepare("base", args.base, tmp, args.build, args.opt)
-        head = prepare("head", args.head, tmp, args.build, args.opt)
-        print(f"{args.build} build · base = {base.label} · head = {head.label}")
+        base_build = args.base_build or args.build
+        head_build = args.head_build or args.build
+        base = prepare("base", args.base, tmp, base_build, args.opt)
+        head = prepare("head", args.head, tmp, head_build, args.opt)
+        print(f"base = {base.label}, {base_build} · head = {head.label}, {head_build}")
         print(f"cores {cpus[0]} and {cpus[1]}, swapped every round; load average "
               f"{os.getloadavg()[0]:.1f} at the start")  # fmt: skip
         for workload in workloads:

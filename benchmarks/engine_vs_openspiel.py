@@ -16,6 +16,12 @@ Usage: python benchmarks/engine_vs_openspiel.py [--seconds 2] [--repeat 3] [--se
 Each rate is the median of ``--repeat`` runs of about ``--seconds`` of CPU time. The ratios
 are printed at the end, with the reference figures of issue #17 (ours/hearts 0.48x, rule-bot
 games 68/s median before the speed work).
+
+``--paired N`` measures the ratio to hearts the way ``benchmarks/ab_speed.py`` compares two
+revisions: ours and hearts at the same time, each in its own process pinned to one core, the
+cores swapped every round, N rounds per build; printed per round and as the median ratio. Runs
+taken one after the other on a shared machine move by ±20 %; paired runs share whatever slows
+the machine.
 """
 
 from __future__ import annotations
@@ -80,13 +86,61 @@ def ours_rule(seats: int, seconds: float) -> dict[str, float]:
     return {"games": games, "cpu": cpu}
 
 
-def child(kind: str, seats: int, seconds: float, repeat: int) -> None:
-    """Print the build and ``repeat`` runs of ``kind`` as JSON (run under one BANGARENA_ENGINE)."""
+def child(kind: str, seats: int, seconds: float, repeat: int, cpu: int | None = None) -> None:
+    """Print the build and ``repeat`` runs of ``kind`` as JSON (run under one BANGARENA_ENGINE),
+    pinned to core ``cpu`` when given."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    if kind == "hearts":
+        spiel_random("hearts", 0.3)  # warm: the import and the game's tables
+        runs = [spiel_random("hearts", seconds) for _ in range(repeat)]
+        json.dump({"build": "c++", "runs": runs}, sys.stdout)
+        return
     from bangarena.engine.compiled import build_info
 
     run = ours_random if kind == "random" else ours_rule
+    if cpu is not None:
+        run(seats, 0.3)  # warm, as hearts is
     runs = [run(seats, seconds) for _ in range(repeat)]
     json.dump({"build": build_info()["build"], "runs": runs}, sys.stdout)
+
+
+def paired(args: argparse.Namespace) -> None:
+    """Ours (each build) and hearts at the same time on swapped cores; the ratio per round."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        sys.exit("--paired needs two cores: ours and hearts run at the same time, one core each")
+    print(f"paired: ours and hearts at once, cores {cpus[0]} and {cpus[1]} swapped every round; "
+          f"load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+    for build in ("pure", "compiled"):
+        ratios = []
+        for k in range(args.paired):
+            a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
+            procs = []
+            for kind, core in (("random", a), ("hearts", b)):
+                cmd = [sys.executable, __file__, "--child", kind, "--cpu", str(core)]
+                cmd += ["--seats", str(args.seats), "--seconds", str(args.seconds)]
+                env = dict(os.environ, BANGARENA_ENGINE=build)
+                procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE, text=True))  # fmt: skip
+            outs = [p.communicate() for p in procs]
+            if any(p.returncode for p in procs):
+                why = (outs[0][1].strip().splitlines() or ["failed"])[-1]
+                print(f"  {build}: not measured ({why})")
+                break
+            ours, hearts = (json.loads(out) for out, _ in outs)
+            if ours["build"] != build:
+                print(f"  {build}: not measured (ran the {ours['build']} build)")
+                break
+            r_ours = median_rate(ours["runs"], "decisions")
+            r_hearts = median_rate(hearts["runs"], "decisions")
+            ratios.append(r_ours / r_hearts)
+            print(f"  {build:8} round {k + 1}: ours {r_ours:>9,.0f}  hearts {r_hearts:>9,.0f} "
+                  f"decisions/s  ours/hearts {r_ours / r_hearts:.3f}")  # fmt: skip
+        if ratios:
+            print(f"  {build:8} ours/hearts median {statistics.median(ratios):.3f} (range "
+                  f"{min(ratios):.3f}–{max(ratios):.3f}, {len(ratios)} rounds; issue #17 "
+                  f"targets: pure 0.75x, compiled 1.0x)")  # fmt: skip
 
 
 def run_child(build: str, kind: str, args: argparse.Namespace) -> dict[str, Any] | str:
@@ -136,10 +190,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per timed run")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seats", type=int, default=7)
-    ap.add_argument("--child", choices=("random", "rule"), help=argparse.SUPPRESS)
+    ap.add_argument("--paired", type=int, default=0, metavar="N",
+                    help="only the ratio to hearts: N paired rounds per build (see above)")  # fmt: skip
+    ap.add_argument("--child", choices=("random", "rule", "hearts"), help=argparse.SUPPRESS)
+    ap.add_argument("--cpu", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child, args.seats, args.seconds, args.repeat)
+        child(args.child, args.seats, args.seconds, 1 if args.cpu is not None else args.repeat,
+              args.cpu)  # fmt: skip
+        return
+    if args.paired:
+        paired(args)
         return
 
     import pyspiel
