@@ -14,9 +14,13 @@ _GOLDEN = 0x9E3779B97F4A7C15
 STREAMS = ("deal", "shuffle", "coin", "pick")
 
 
+_M1 = 0xBF58476D1CE4E5B9  # SplitMix64's two multipliers
+_M2 = 0x94D049BB133111EB
+
+
 def _mix(z: int) -> int:
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+    z = (z ^ (z >> 30)) * _M1 & _MASK
+    z = (z ^ (z >> 27)) * _M2 & _MASK
     return z ^ (z >> 31)
 
 
@@ -38,25 +42,33 @@ def below(states: list[int], slot: int, n: int) -> int:
     """A uniform integer in [0, n) from stream ``slot`` of ``states`` (advanced in place)."""
     if n <= 1:
         return 0
-    # Rejection sampling keeps the draw exactly uniform.
-    limit = (1 << 64) - ((1 << 64) % n)
+    # Rejection sampling keeps the draw exactly uniform. next_u64 inlined, its constants in
+    # locals: the compiled build types them as C 64-bit unsigned ints (rng.pxd), and the masks
+    # are then no-ops of C's own wrap-around arithmetic.
+    limit = _limits(n)[n]
+    golden, m1, m2, mask = _GOLDEN, _M1, _M2, _MASK
+    state = states[slot]
     while True:
-        s, out = next_u64(states[slot])
-        states[slot] = s
-        if out < limit:
-            return out % n
+        state = (state + golden) & mask
+        z = (state ^ (state >> 30)) * m1 & mask
+        z = (z ^ (z >> 27)) * m2 & mask
+        z ^= z >> 31
+        if z <= limit:
+            states[slot] = state
+            return z % n
 
 
-# The rejection bound of :func:`below` per range size n (the largest multiple of n that fits in
-# 64 bits), for the sizes a shuffle meets: computed once instead of at every position.
-_LIMITS: list[int] = [0] + [_TWO64 - _TWO64 % n for n in range(1, 129)]
+# The rejection bound of :func:`below` per range size n: the largest draw accepted, one below
+# the largest multiple of n that fits in 64 bits (itself 2**64 for a power of two, which a C
+# 64-bit int does not hold), for the sizes a shuffle meets: computed once, not at every draw.
+_LIMITS: list[int] = [0] + [_TWO64 - _TWO64 % n - 1 for n in range(1, 129)]
 
 
 def _limits(size: int) -> list[int]:
     """:data:`_LIMITS`, long enough for a list of ``size`` items."""
     while len(_LIMITS) <= size:
         n = len(_LIMITS)
-        _LIMITS.append(_TWO64 - _TWO64 % n)
+        _LIMITS.append(_TWO64 - _TWO64 % n - 1)
     return _LIMITS
 
 
@@ -65,15 +77,16 @@ def shuffle(states: list[int], slot: int, items: list) -> None:
     :func:`below` for each position, inlined (a game shuffles a few hundred times)."""
     state = states[slot]
     limits = _limits(len(items))
+    golden, m1, m2, mask = _GOLDEN, _M1, _M2, _MASK  # C ints in the compiled build (below)
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
         limit = limits[n]
         while True:
-            state = (state + _GOLDEN) & _MASK
-            z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+            state = (state + golden) & mask
+            z = (state ^ (state >> 30)) * m1 & mask
+            z = (z ^ (z >> 27)) * m2 & mask
             z ^= z >> 31
-            if z < limit:
+            if z <= limit:
                 break
         j = z % n
         items[i], items[j] = items[j], items[i]

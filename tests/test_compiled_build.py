@@ -80,8 +80,8 @@ def test_a_missing_build_says_how_to_build_it(
 def test_a_build_from_other_sources_is_stale(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    good = source_digest(ENGINE_SRC / "rng.py")
-    _manifest(tmp_path, {"rng": good, "turn": "0" * 64, "gone": good})
+    good = source_digest(ENGINE_SRC / "events.py")  # a compiled module without a .pxd
+    _manifest(tmp_path, {"events": good, "turn": "0" * 64, "gone": good})
     assert stale_modules(read_manifest(tmp_path)["packages"]["bangarena.engine"], ENGINE_SRC) == [
         "gone.py",
         "turn.py",
@@ -131,10 +131,10 @@ def test_the_build_drops_slots_only_for_the_cdef_classes_of_the_pxd() -> None:
 def test_a_fresh_manifest_without_its_modules_is_refused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _manifest(tmp_path, {"rng": source_digest(ENGINE_SRC / "rng.py")})
+    _manifest(tmp_path, {"events": source_digest(ENGINE_SRC / "events.py")})
     monkeypatch.setenv(ENV, "compiled")
     monkeypatch.setenv(BUILD_DIR_ENV, str(tmp_path))
-    with pytest.raises(CompiledBuildError, match="lacks .*rng"):
+    with pytest.raises(CompiledBuildError, match="lacks .*events"):
         activate("bangarena.engine", ENGINE_SRC)
 
 
