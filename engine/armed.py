@@ -54,11 +54,11 @@ def play_card(g: GameState, p: Player, c: int, move: Move) -> None:
             # The Shot limit is reached: this is Bandolier's extra Shot card.
             g.used.append("bandolier")
             b = card_of(p, "bandolier")
-            g.log.append(Used(seat=seat, what=CARD_IDS[b], target=None))
+            g.log.append(Used.make(seat=seat, what=CARD_IDS[b], target=None))
             loads.spend(g, p, b, 1, "bandolier")
         g.shots += 1
         ops.discard_card(g, c)
-        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
+        g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         ops.remove_from_hand(g, p, c)
         t: Player = g.players[target]
         if (p.weapon < 0 or not g.loads[p.weapon]) and not (
@@ -72,7 +72,7 @@ def play_card(g: GameState, p: Player, c: int, move: Move) -> None:
     card = KIND_BY_ID[kind]
     if card.color == BROWN:
         ops.discard_card(g, c)
-        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
+        g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
         ops.remove_from_hand(g, p, c)
         _brown(g, p, c, kind, target)
         return
@@ -91,7 +91,7 @@ def play_card(g: GameState, p: Player, c: int, move: Move) -> None:
             table_changed(g)
     owner.v += 1
     g.known[c] = ops.PUBLIC_BIT
-    g.log.append(Equipped(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
+    g.log.append(Equipped.make(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
     ops.remove_from_hand(g, p, c)
     if card.dangerous:
         loads.arrive(g, owner, c)
@@ -251,7 +251,7 @@ def task_shoot(g: GameState, task: list) -> None:
 
 def _weapon_effect(g: GameState, p: Player, target: int, c: int, kind: str) -> None:
     w = p.weapon
-    g.log.append(Used(seat=p.seat, what=CARD_IDS[w], target=target))
+    g.log.append(Used.make(seat=p.seat, what=CARD_IDS[w], target=target))
     loads.spend(g, p, w, 1, kind)
     flag = ""
     if kind == "big_fifty":
@@ -265,7 +265,7 @@ def _weapon_effect(g: GameState, p: Player, target: int, c: int, kind: str) -> N
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Drew(seat=p.seat, count=1, source="discard", reason="thunderer",
+            Drew.make(seat=p.seat, count=1, source="discard", reason="thunderer",
                      cards=[CARD_IDS[c]])
         )  # fmt: skip
     g.stack.append(["shoot", p.seat, target, c, 1, flag, 0])
@@ -318,7 +318,7 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
     if what == "ms_abigail":
         then = pending[4]
         if used:
-            g.log.append(Ignored(seat=seat, source=pending[3], card=pending[5]))
+            g.log.append(Ignored.make(seat=seat, source=pending[3], card=pending[5]))
         else:
             g.stack.append(then)
         return
@@ -328,21 +328,21 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
         return
     if what == "al_preacher":
         if used:
-            g.log.append(Used(seat=seat, what=p.character, target=None))
+            g.log.append(Used.make(seat=seat, what=p.character, target=None))
             g.stack.append(["draw_n", seat, 1, "al_preacher"])
             loads.pay(g, seat, 2, "al_preacher")
         return
     if what in ("flintlock", "duck"):
         if used:
             c = pending[4]
-            g.log.append(Used(seat=seat, what=what, target=None))
+            g.log.append(Used.make(seat=seat, what=what, target=None))
             g.stack.append(["to_hand", seat, c, what])
             loads.pay(g, seat, 2, what)
         return
     if what == "mule_train":
         ups = pending[4]
         if used:
-            g.log.append(Used(seat=seat, what=what, target=None))
+            g.log.append(Used.make(seat=seat, what=what, target=None))
             g.stack.append(["mule_train", seat, ups + 1])
             loads.pay(g, seat, 2, what)
         else:
@@ -351,7 +351,7 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
     if what == "little_nip":
         ups = pending[4]
         if used:
-            g.log.append(Used(seat=seat, what=what, target=None))
+            g.log.append(Used.make(seat=seat, what=what, target=None))
             g.stack.append(["little_nip", seat, ups + 1])
             loads.pay(g, seat, 3, what)
         else:
@@ -360,7 +360,7 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
     if what == "squaw":
         target, c = pending[4], pending[5]
         if used:
-            g.log.append(Used(seat=seat, what=what, target=target))
+            g.log.append(Used.make(seat=seat, what=what, target=target))
             g.stack.append(["squaw", seat, target, 1, c])
             loads.pay(g, seat, 2, what)
         else:
@@ -369,7 +369,7 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
     if what == "quick_shot":
         targets, bell, c = pending[4], pending[5], pending[6]
         if used:
-            g.log.append(Used(seat=seat, what=what, target=move.target))
+            g.log.append(Used.make(seat=seat, what=what, target=move.target))
             g.stack.append(["quick_shot", seat, [*targets, move.target], bell, c])
             loads.pay(g, seat, 1, what)
         else:
@@ -378,7 +378,7 @@ def resolve_option(g: GameState, pending: list, move: Move) -> None:
     if what == "arrow":
         targets, c = pending[4], pending[5]
         if used:
-            g.log.append(Used(seat=seat, what=what, target=move.target))
+            g.log.append(Used.make(seat=seat, what=what, target=move.target))
             g.stack.append(["arrow", seat, [*targets, move.target], c])
             loads.pay(g, seat, 1, what)
         else:
@@ -409,7 +409,9 @@ def task_to_hand(g: GameState, task: list) -> None:
         g.discard.remove(c)
         p.hand.append(c)
         p.v += 1
-        g.log.append(Drew(seat=seat, count=1, source="discard", reason=reason, cards=[CARD_IDS[c]]))
+        g.log.append(
+            Drew.make(seat=seat, count=1, source="discard", reason=reason, cards=[CARD_IDS[c]])
+        )
 
 
 def task_preacher(g: GameState, task: list) -> None:
@@ -426,7 +428,7 @@ def resolve_use(g: GameState, p: Player, move: Move) -> None:
     seat = p.seat
     c = card_of(p, what)  # type: ignore[arg-type]
     if c >= 0:
-        g.log.append(Used(seat=seat, what=CARD_IDS[c], target=target))
+        g.log.append(Used.make(seat=seat, what=CARD_IDS[c], target=target))
         cost = KIND_BY_ID[what].cost  # type: ignore[index]
         if what == "ace_up_the_sleeve":
             g.stack.append(["draw_n", seat, 1, what])
@@ -440,7 +442,7 @@ def resolve_use(g: GameState, p: Player, move: Move) -> None:
             g.stack.append(["lockpick", seat, target])
         loads.spend(g, p, c, cost, what)  # type: ignore[arg-type]
         return
-    g.log.append(Used(seat=seat, what=what, target=target))  # type: ignore[arg-type]
+    g.log.append(Used.make(seat=seat, what=what, target=target))  # type: ignore[arg-type]
     g.used.append(what)  # type: ignore[arg-type]
     if what == "bass_greeves":
         loads.load(g, seat, 1, 2, what)
@@ -469,7 +471,7 @@ def task_lockpick(g: GameState, task: list) -> None:
     p.v += 1
     g.known[c] |= 1 << seat
     g.log.append(
-        Stole(seat=seat, victim=target, from_hand=True, reason="lockpick", card=CARD_IDS[c],
+        Stole.make(seat=seat, victim=target, from_hand=True, reason="lockpick", card=CARD_IDS[c],
               private_to=[seat, target])
     )  # fmt: skip
     ops.remove_from_hand(g, t, c)
@@ -520,7 +522,7 @@ def pass_bomb(g: GameState, p: Player, to: int) -> None:
     q: Player = g.players[to]
     q.in_play.append(_BOMB)
     q.v += 1
-    g.log.append(BombPassed(seat=p.seat, to=to))
+    g.log.append(BombPassed.make(seat=p.seat, to=to))
 
 
 def resolve_pass_bomb(g: GameState, pending: list, move: Move) -> None:
@@ -551,7 +553,7 @@ def task_tumbleweed(g: GameState, task: list) -> None:
 
 
 def _tumbleweed(g: GameState, q: Player, seat: int, reason: str) -> None:
-    g.log.append(Used(seat=q.seat, what=CARD_IDS[_TUMBLEWEED], target=seat))
+    g.log.append(Used.make(seat=q.seat, what=CARD_IDS[_TUMBLEWEED], target=seat))
     loads.spend(g, q, _TUMBLEWEED, 1, "tumbleweed")
     again = ops.flip_check(g, g.players[seat], reason)
     if again is not None:
@@ -604,11 +606,13 @@ def pick_in_play(g: GameState, p: Player, t: Player, kind: str, how: str) -> Non
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Stole(seat=p.seat, victim=t.seat, from_hand=False, reason="squaw", card=CARD_IDS[c])
+            Stole.make(
+                seat=p.seat, victim=t.seat, from_hand=False, reason="squaw", card=CARD_IDS[c]
+            )
         )
     else:
         ops.discard_card(g, c)
-        g.log.append(Discarded(seat=t.seat, cards=[CARD_IDS[c]], reason=how))
+        g.log.append(Discarded.make(seat=t.seat, cards=[CARD_IDS[c]], reason=how))
 
 
 combat.ARMED = sys.modules[__name__]

@@ -37,7 +37,7 @@ def task_shot(g: GameState, task: list) -> None:
     if has_cover(g, p) and ops.cover_check(g, p):
         needed -= 1
         if needed == 0:
-            g.log.append(Cancelled(seat=target, source=shooter, by="cover"))
+            g.log.append(Cancelled.make(seat=target, source=shooter, by="cover"))
             return
     g.pending = [ANSWER_SHOT, target, shooter, needed, card]
 
@@ -77,7 +77,7 @@ def cover_result(g: GameState, target: int, covered: bool, ctx: list) -> None:
     if covered:
         needed -= 1
         if needed == 0:
-            g.log.append(Cancelled(seat=target, source=shooter, by="cover"))
+            g.log.append(Cancelled.make(seat=target, source=shooter, by="cover"))
             ARMED.on_shot_cancelled(g, target, shooter, card, flag)
             return
     _open_shot_window(g, target, shooter, needed, card, flag)
@@ -93,7 +93,7 @@ def _open_shot_window(g: GameState, target: int, shooter: int, needed: int, card
 def _answer_card(g: GameState, p: Player, move: Move, against: int) -> None:
     c = ops.first_of_kind(p, move.card)
     ops.discard_card(g, c)
-    g.log.append(Answered(seat=p.seat, card=CARD_IDS[c], as_kind=move.option, against=against))
+    g.log.append(Answered.make(seat=p.seat, card=CARD_IDS[c], as_kind=move.option, against=against))
     ops.remove_from_hand(g, p, c)
 
 
@@ -115,13 +115,13 @@ def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
         _heal_first(g, pending)
     elif move.card == "canteen":
         _answer_card(g, p, move, shooter)
-        g.log.append(Cancelled(seat=seat, source=shooter, by="canteen"))
+        g.log.append(Cancelled.make(seat=seat, source=shooter, by="canteen"))
     else:
         _answer_card(g, p, move, shooter)
         if needed > 1:
             g.stack.append(["window", ANSWER_SHOT, seat, shooter, needed - 1, card])
         else:
-            g.log.append(Cancelled(seat=seat, source=shooter, by="ricochet"))
+            g.log.append(Cancelled.make(seat=seat, source=shooter, by="ricochet"))
 
 
 def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
@@ -140,7 +140,7 @@ def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
         return
     if move.card == "canteen":
         _answer_card(g, p, move, shooter)
-        g.log.append(Cancelled(seat=seat, source=shooter, by="canteen"))
+        g.log.append(Cancelled.make(seat=seat, source=shooter, by="canteen"))
         armed.on_shot_cancelled(g, seat, shooter, card, flag)
         return
     if move.kind == "use":  # Crate: a Ricochet paid with 2 of its tokens
@@ -148,7 +148,7 @@ def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
         from .loads import card_of, spend
 
         crate = card_of(p, "crate")
-        g.log.append(Used(seat=seat, what=CARD_IDS[crate], target=shooter))
+        g.log.append(Used.make(seat=seat, what=CARD_IDS[crate], target=shooter))
         spend(g, p, crate, 2, "crate")
         by = "crate"
     else:
@@ -157,7 +157,7 @@ def _resolve_answer_shot_ad(g: GameState, pending: list, move: Move) -> None:
     if needed > 1:
         g.stack.append(["window", *pending[:3], needed - 1, *pending[4:]])
     else:
-        g.log.append(Cancelled(seat=seat, source=shooter, by=by))
+        g.log.append(Cancelled.make(seat=seat, source=shooter, by=by))
         armed.on_shot_cancelled(g, seat, shooter, card, flag)
     if by == "duck":
         # Duck!'s upgrade: 2 tokens to take it back into the hand (asked right away).
@@ -243,7 +243,7 @@ def lose_life(
     p.life = max(0, p.life - amount)
     p.v += 1
     src = source if source >= 0 else None
-    g.log.append(Hit(seat=p.seat, source=src, amount=amount, cause=cause, life=p.life))
+    g.log.append(Hit.make(seat=p.seat, source=src, amount=amount, cause=cause, life=p.life))
     if p.life == 0:
         g.stack.append(["eliminate", p.seat, source])
         return
@@ -262,7 +262,7 @@ def lose_life(
             p.v += 1
             g.known[c] |= 1 << p.seat
             g.log.append(
-                Stole(
+                Stole.make(
                     seat=p.seat,
                     victim=src,
                     from_hand=True,
@@ -282,7 +282,7 @@ def heal(g: GameState, p: Player, amount: int, cause: str) -> None:
     if gained > 0:
         p.life += gained
         p.v += 1
-        g.log.append(Healed(seat=p.seat, amount=gained, life=p.life, cause=cause))
+        g.log.append(Healed.make(seat=p.seat, amount=gained, life=p.life, cause=cause))
 
 
 def task_heal_discard(g: GameState, task: list) -> None:

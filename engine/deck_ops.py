@@ -40,7 +40,7 @@ def reshuffle(g: GameState) -> bool:
     known = g.known
     for c in g.deck:
         known[c] = 0
-    g.log.append(Reshuffled(deck_size=len(g.deck)))
+    g.log.append(Reshuffled.make(deck_size=len(g.deck)))
     return True
 
 
@@ -76,7 +76,7 @@ def draw(g: GameState, p: Player, count: int, reason: str) -> list[int]:
     p.hand += got
     p.v += 1
     g.log.append(
-        Drew(
+        Drew.make(
             seat=p.seat,
             count=len(got),
             source="deck",
@@ -121,7 +121,7 @@ def discard_from_hand(g: GameState, p: Player, c: int, reason: str) -> None:
     """Discard card ``c`` from ``p``'s hand, publicly."""
     g.discard.append(c)
     g.known[c] = PUBLIC_BIT
-    g.log.append(Discarded(seat=p.seat, cards=[CARD_IDS[c]], reason=reason))
+    g.log.append(Discarded.make(seat=p.seat, cards=[CARD_IDS[c]], reason=reason))
     remove_from_hand(g, p, c)
 
 
@@ -166,7 +166,9 @@ def flip_check(g: GameState, p: Player, reason: str) -> bool | None:
         success = any(RED[c] for c in flipped)
     else:
         success = any(HEARTS[c] for c in flipped)
-    g.log.append(Check(seat=p.seat, reason=reason, cards=ids(flipped), coins=[], success=success))
+    g.log.append(
+        Check.make(seat=p.seat, reason=reason, cards=ids(flipped), coins=[], success=success)
+    )
     return success
 
 
@@ -177,5 +179,5 @@ def cover_check(g: GameState, p: Player) -> bool:
     tries = 2 if p.character == "lucky" else 1
     coins = [_coin(g) for _ in range(tries)]
     success = any(coins)
-    g.log.append(Check(seat=p.seat, reason="cover", cards=[], coins=coins, success=success))
+    g.log.append(Check.make(seat=p.seat, reason="cover", cards=[], coins=coins, success=success))
     return success

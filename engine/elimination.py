@@ -34,7 +34,9 @@ def task_eliminate(g: GameState, task: list) -> None:
     victim.alive = False
     victim.v += 1
     table_changed(g)
-    g.log.append(Eliminated(seat=seat, role=victim.role, killer=killer if killer >= 0 else None))
+    g.log.append(
+        Eliminated.make(seat=seat, role=victim.role, killer=killer if killer >= 0 else None)
+    )
     hand, table = _all_cards(g, victim, "eliminated")
     if g.expansions:
         character_out(g, victim, "eliminated")
@@ -46,7 +48,7 @@ def task_eliminate(g: GameState, task: list) -> None:
         scavenger.hand.extend(hand + table)
         scavenger.v += 1
         g.log.append(
-            Scavenged(
+            Scavenged.make(
                 seat=scavenger.seat,
                 victim=seat,
                 hand_count=len(hand),
@@ -58,7 +60,7 @@ def task_eliminate(g: GameState, task: list) -> None:
     elif hand or table:
         for c in hand + table:
             ops.discard_card(g, c)
-        g.log.append(Discarded(seat=seat, cards=ops.ids(hand + table), reason="eliminated"))
+        g.log.append(Discarded.make(seat=seat, cards=ops.ids(hand + table), reason="eliminated"))
 
     k = g.players[killer] if killer >= 0 else None
     penalty = k is not None and k.seat == g.sheriff and victim.role == DEPUTY
@@ -66,7 +68,7 @@ def task_eliminate(g: GameState, task: list) -> None:
         hand, table = _all_cards(g, k, "penalty")
         for c in hand + table:
             ops.discard_card(g, c)
-        g.log.append(Penalty(seat=k.seat, cards=ops.ids(hand + table)))
+        g.log.append(Penalty.make(seat=k.seat, cards=ops.ids(hand + table)))
         if k.character == "empty_hands" and k.alive:
             ops.draw(g, k, 1, "empty_hands")
 
@@ -121,7 +123,7 @@ def add_star(g: GameState, p: Player, upgrade: str, reason: str) -> None:
     if upgrade == "endurance":
         p.max_life += 1
         p.life += 1
-    g.log.append(StarGained(seat=p.seat, upgrade=upgrade or None, reason=reason))
+    g.log.append(StarGained.make(seat=p.seat, upgrade=upgrade or None, reason=reason))
 
 
 def task_new_star(g: GameState, task: list) -> None:

@@ -8,8 +8,8 @@ form a given viewer may see; the log itself always holds the full events.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import MISSING, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .moves import SECRET_MOVE_KINDS, Move
 from .roles import MAX_SEATS
@@ -26,6 +26,12 @@ class Event:
     # The rendered [public, private] forms, built once: a logged event never changes.
     forms: list[dict[str, Any] | None] | None = field(default=None, compare=False, repr=False)
 
+    if TYPE_CHECKING:
+
+        @classmethod
+        def make(cls: type[E], **fields: Any) -> E:
+            """The event, as ``cls(**fields)`` makes it, in a third of the time (below)."""
+
 
 E = TypeVar("E", bound=Event)
 
@@ -35,9 +41,41 @@ def _event(kind: str, hidden: tuple[str, ...] = (), expansion: str = ""):
         cls.KIND = kind
         cls.HIDDEN = hidden
         cls.EXPANSION = expansion
-        return dataclass(slots=True, kw_only=True)(cls)
+        made = dataclass(slots=True, kw_only=True)(cls)
+        made.make = staticmethod(_maker(made))
+        return made
 
     return wrap
+
+
+def _maker(cls: type[Event]) -> Callable[..., Event]:
+    """``cls.make``: a function that takes the fields as ``cls(...)`` does (keywords only, the
+    same defaults) and gives the same event, the slots set on a bare instance.
+
+    The engine makes two or three events per decision. Calling a class with keywords goes
+    through the type's generic call (a dict of the keywords, then the dataclass's ``__init__``);
+    a function takes them as they are passed: 0.5 µs an event instead of 1.3 (a fifth of a
+    random-legal decision), generated once per class at import, like the renderers below."""
+    params, sets = [], []
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for f in fields(cls):
+        if f.default is not MISSING:
+            namespace[f"_d_{f.name}"] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not MISSING:  # pragma: no cover - no event has one today
+            namespace[f"_f_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=new")  # ``new``: the marker of "not given"
+            sets.append(f"    if {f.name} is new:\n        {f.name} = _f_{f.name}()")
+        else:
+            params.append(f.name)
+        sets.append(f"    e.{f.name} = {f.name}")
+    src = (
+        f"def make(*, {', '.join(params)}):\n    e = new(cls)\n"
+        + "\n".join(sets)
+        + "\n    return e\n"
+    )
+    exec(src, namespace)  # noqa: S102 - code built from the class's own field names
+    return namespace["make"]
 
 
 @_event("game_started")
@@ -439,7 +477,7 @@ def move_made(seat: int, move_kind: str, auto: bool, move: str, secret: bool) ->
     key = (seat, move, move_kind, auto)
     ev = _SHARED.get(key)
     if ev is None:
-        ev = _SHARED[key] = MoveMade(
+        ev = _SHARED[key] = MoveMade.make(
             seat=seat, move_kind=move_kind, auto=auto, move=move,
             private_to=[seat] if secret else None,
         )  # fmt: skip

@@ -29,7 +29,7 @@ from .moves import (
     TAKE_TOKEN,
     Move,
 )
-from .state import GameState
+from .state import GameState, Player
 
 TASKS: dict[str, Callable[[GameState, list], None]] = {
     "turn": turn.task_turn,
@@ -124,6 +124,7 @@ def advance(g: GameState) -> list[Move]:
         generators, checks = GENERATORS, SINGLE_CHECKS
     stack = g.stack
     players = g.players
+    p: Player  # a C type in the compiled build: its fields are struct reads
     while not g.over:
         pending = g.pending
         if pending is None:
@@ -135,7 +136,8 @@ def advance(g: GameState) -> list[Move]:
             # turn.task_play, inlined: the most frequent task (after every card played). The
             # task ["play", seat] is the decision [PLAY, seat] itself (no new list), handled
             # below at once.
-            if not players[task[1]].alive or g.jailed:
+            p = players[task[1]]
+            if not p.alive or g.jailed:
                 continue
             g.pending = pending = task
         kind = pending[0]

@@ -405,13 +405,13 @@ def new_game(config: GameConfig, seed: int) -> Game:
     if config.expansions:
         start_expansions(g, config.expansions)
     g.log.append(
-        GameStarted(
+        GameStarted.make(
             mode=mode, seats=n, sheriff=sheriff, characters=[p.character for p in players],
             life=[p.life for p in players], roles_at_table=sorted(roles),
         )
     )  # fmt: skip
     for p in players:
-        g.log.append(RoleDealt(seat=p.seat, role=p.role, private_to=[p.seat]))
+        g.log.append(RoleDealt.make(seat=p.seat, role=p.role, private_to=[p.seat]))
     if DOUBLE_AGENT in roles:
         _double_agent_knowledge(g)
     for p in players:
@@ -423,7 +423,7 @@ def new_game(config: GameConfig, seed: int) -> Game:
         for c in cards:
             g.known[c] = 1 << p.seat
         g.log.append(
-            Drew(seat=p.seat, count=len(cards), source="deck", reason="deal",
+            Drew.make(seat=p.seat, count=len(cards), source="deck", reason="deal",
                  cards=[CARD_IDS[c] for c in cards], private_to=[p.seat])
         )  # fmt: skip
     g.stack.append(["turn", sheriff])
@@ -455,17 +455,17 @@ def _double_agent_knowledge(g: GameState) -> None:
     outlaws = [p for p in g.players if p.role == OUTLAW]
     for o in outlaws:
         g.log.append(
-            RoleKnown(viewer=agent.seat, seat=o.seat, role=OUTLAW, private_to=[agent.seat])
+            RoleKnown.make(viewer=agent.seat, seat=o.seat, role=OUTLAW, private_to=[agent.seat])
         )
         g.log.append(
-            RoleKnown(viewer=o.seat, seat=agent.seat, role=DOUBLE_AGENT, private_to=[o.seat])
+            RoleKnown.make(viewer=o.seat, seat=agent.seat, role=DOUBLE_AGENT, private_to=[o.seat])
         )
     deputies = [p.seat for p in g.players if p.role == DEPUTY]
     deputy = deputies[rng.below(g.rng, DEAL, len(deputies))]
     named = [deputy, agent.seat]
     rng.shuffle(g.rng, DEAL, named)
     g.named_deputies = named
-    g.log.append(DeputiesNamed(sheriff=g.sheriff, seats=named, private_to=[g.sheriff]))
+    g.log.append(DeputiesNamed.make(sheriff=g.sheriff, seats=named, private_to=[g.sheriff]))
 
 
 def replay(config: GameConfig, seed: int, moves: list[tuple[int, str]] | list[list[Any]]) -> Game:

@@ -195,6 +195,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
 
 def _alive_count(g: GameState) -> int:
     n = 0
+    p: Player
     for p in g.players:
         if p.alive:
             n += 1
@@ -307,6 +308,7 @@ def _draw_choice(g: GameState, pending: list) -> list[Move]:
     if p.character == "vulture_junior" and g.discard:
         moves.append(DRAW_DISCARD)
     if p.character == "grip":
+        q: Player
         for q in g.players:
             if q.alive and q.seat != seat and q.hand:
                 moves.append(grip_move(q.seat))

@@ -78,7 +78,7 @@ def holder_name(card: int) -> str:
 
 def _log(g: GameState, p: Player, card: int, change: int, reason: str) -> None:
     g.log.append(
-        Tokens(
+        Tokens.make(
             seat=p.seat,
             holder=CHARACTER if card < 0 else CARD_IDS[card],
             change=change,
@@ -104,7 +104,7 @@ def gain(g: GameState, p: Player, card: int, n: int, reason: str) -> int:
     g.supply -= n
     p.v += 1
     g.log.append(
-        Tokens(
+        Tokens.make(
             seat=p.seat,
             holder=CHARACTER if card < 0 else CARD_IDS[card],
             change=n,
@@ -128,7 +128,7 @@ def spend(g: GameState, p: Player, card: int, n: int, reason: str) -> None:
     g.supply += n
     p.v += 1
     g.log.append(
-        Tokens(
+        Tokens.make(
             seat=p.seat,
             holder=CHARACTER if card < 0 else CARD_IDS[card],
             change=-n,
@@ -151,9 +151,9 @@ def exhausted(g: GameState, p: Player, card: int) -> None:
     p.v += 1
     g.discard.append(card)
     g.known[card] = PUBLIC_BIT
-    g.log.append(Discarded(seat=p.seat, cards=[CARD_IDS[card]], reason="no_tokens"))
+    g.log.append(Discarded.make(seat=p.seat, cards=[CARD_IDS[card]], reason="no_tokens"))
     if CARD_KIND_OF[card] == "bomb":
-        g.log.append(BombExploded(seat=p.seat))
+        g.log.append(BombExploded.make(seat=p.seat))
         g.stack.append(["lose", p.seat, -1, 2, "bomb"])
 
 
@@ -166,7 +166,7 @@ def left_play(g: GameState, p: Player, card: int, reason: str) -> None:
         g.supply += n
         p.v += 1
         g.log.append(
-            Tokens(
+            Tokens.make(
                 seat=p.seat, holder=CARD_IDS[card], change=-n, tokens=0, supply=g.supply,
                 reason=reason,
             )
@@ -181,7 +181,7 @@ def character_out(g: GameState, p: Player, reason: str) -> None:
         g.supply += n
         p.v += 1
         g.log.append(
-            Tokens(seat=p.seat, holder=CHARACTER, change=-n, tokens=0, supply=g.supply,
+            Tokens.make(seat=p.seat, holder=CHARACTER, change=-n, tokens=0, supply=g.supply,
                    reason=reason)
         )  # fmt: skip
 

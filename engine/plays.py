@@ -42,7 +42,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         g.shots += 1
         g.discard.append(c)  # ops.discard_card, inlined (as below)
         g.known[c] = PUBLIC_BIT
-        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
+        g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         ops.remove_from_hand(g, p, c)
         g.stack.append(["shot", seat, target, "shot"])
         return
@@ -50,7 +50,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     if card.color == BROWN:
         g.discard.append(c)
         g.known[c] = PUBLIC_BIT
-        g.log.append(Played(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
+        g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
         ops.remove_from_hand(g, p, c)
         _BROWN[kind](g, seat, target)
         return
@@ -68,7 +68,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
             table_changed(g)
     owner.v += 1
     g.known[c] = ops.PUBLIC_BIT
-    g.log.append(Equipped(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
+    g.log.append(Equipped.make(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
     ops.remove_from_hand(g, p, c)
 
 
@@ -165,7 +165,7 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
             p.v += 1
             g.known[c] |= 1 << seat
             g.log.append(
-                Stole(
+                Stole.make(
                     seat=seat,
                     victim=target,
                     from_hand=True,
@@ -195,11 +195,11 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Stole(seat=seat, victim=target, from_hand=False, reason="snatch", card=CARD_IDS[c])
+            Stole.make(seat=seat, victim=target, from_hand=False, reason="snatch", card=CARD_IDS[c])
         )
     else:
         ops.discard_card(g, c)
-        g.log.append(Discarded(seat=target, cards=[CARD_IDS[c]], reason="knock_off"))
+        g.log.append(Discarded.make(seat=target, cards=[CARD_IDS[c]], reason="knock_off"))
 
 
 armed.BASE_BROWN.update(_BROWN)

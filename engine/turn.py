@@ -37,7 +37,7 @@ def task_turn(g: GameState, task: list) -> None:
         g.round += 1
         if g.mode != OLD_CLASSIC and g.round >= HIGH_NOON_ROUND and not g.high_noon:
             g.high_noon = True
-            g.log.append(HighNoon(round=g.round))
+            g.log.append(HighNoon.make(round=g.round))
     g.turn = seat
     g.shots = 0
     g.jailed = 0
@@ -110,7 +110,7 @@ def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> No
         p.in_play.remove(dyn)
         p.v += 1
         ops.discard_card(g, dyn)
-        g.log.append(DynamiteExploded(seat=p.seat))
+        g.log.append(DynamiteExploded.make(seat=p.seat))
         g.stack.append(["lose", p.seat, -1, 3, "dynamite"])
         return
     to = next_living(g, p.seat)
@@ -119,7 +119,7 @@ def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> No
         p.v += 1
         g.players[to].in_play.append(dyn)
         g.players[to].v += 1
-        g.log.append(DynamitePassed(seat=p.seat, to=to))
+        g.log.append(DynamitePassed.make(seat=p.seat, to=to))
 
 
 def task_jail(g: GameState, task: list) -> None:
@@ -143,7 +143,7 @@ def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
     p.in_play.remove(jail)
     p.v += 1
     ops.discard_card(g, jail)
-    g.log.append(JailResult(seat=p.seat, escaped=escaped))
+    g.log.append(JailResult.make(seat=p.seat, escaped=escaped))
     if not escaped:
         g.jailed = 2 if g.mode == OLD_CLASSIC else 1
 
@@ -154,7 +154,10 @@ def draw_options(g: GameState, seat: int) -> bool:
     if p.character == "vulture_junior":
         return bool(g.discard)
     if p.character == "grip":
-        return any(q.alive and q.seat != seat and q.hand for q in g.players)
+        q: Player
+        for q in g.players:
+            if q.alive and q.seat != seat and q.hand:
+                return True
     return False
 
 
@@ -189,7 +192,7 @@ def draw_from_deck(g: GameState, seat: int) -> None:
             g.known[c] |= 1 << seat
         if len(looked) == 3:
             g.limbo.extend(looked)
-            g.log.append(Looked(seat=seat, count=3, cards=ops.ids(looked), private_to=[seat]))
+            g.log.append(Looked.make(seat=seat, count=3, cards=ops.ids(looked), private_to=[seat]))
             g.pending = [DRAW_KEEP, seat, looked]
             return
         # Fewer than 3 cards left anywhere: nothing to choose, keep them all.
@@ -207,7 +210,7 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
     p.hand.extend(cards)
     p.v += 1
     g.log.append(
-        Drew(
+        Drew.make(
             seat=seat,
             count=len(cards),
             source="deck",
@@ -223,7 +226,7 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
 def _red_suit(g: GameState, seat: int, second: int) -> None:
     red = RED[second]
     g.known[second] = ops.PUBLIC_BIT | g.known[second]
-    g.log.append(Revealed(seat=seat, card=CARD_IDS[second], extra=red))
+    g.log.append(Revealed.make(seat=seat, card=CARD_IDS[second], extra=red))
     if red:
         ops.draw(g, g.players[seat], 1, "red_suit")
 
@@ -239,7 +242,9 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
         p.hand.append(c)
         p.v += 1
         g.log.append(
-            Drew(seat=seat, count=1, source="discard", reason="vulture_junior", cards=[CARD_IDS[c]])
+            Drew.make(
+                seat=seat, count=1, source="discard", reason="vulture_junior", cards=[CARD_IDS[c]]
+            )
         )
     else:
         victim: Player = g.players[move.target]
@@ -248,7 +253,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
         p.v += 1
         g.known[c] |= 1 << seat
         g.log.append(
-            Stole(
+            Stole.make(
                 seat=seat,
                 victim=victim.seat,
                 from_hand=True,
@@ -268,7 +273,7 @@ def resolve_draw_keep(g: GameState, pending: list, move: Move) -> None:
     for c in looked:
         g.limbo.remove(c)
     g.deck.append(back)
-    g.log.append(PutBack(seat=seat, card=CARD_IDS[back], private_to=[seat]))
+    g.log.append(PutBack.make(seat=seat, card=CARD_IDS[back], private_to=[seat]))
     _keep(g, seat, kept)
 
 

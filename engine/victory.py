@@ -15,7 +15,7 @@ def _finish(g: GameState, team: str, winners: list[int], reason: str) -> None:
     g.pending = None
     g.stack.clear()
     g.log.append(
-        GameOver(
+        GameOver.make(
             winning_team=team, winners=winners, reason=reason, roles=[p.role for p in g.players]
         )
     )
