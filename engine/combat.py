@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import deck_ops as ops
 from .cards import CARD_IDS
+from .deck_ops import (
+    cover_check,
+    discard_card,
+    discard_from_hand,
+    draw,
+    first_of_kind,
+    flip_check,
+    last_of_kind,
+    random_hand_card,
+    remove_from_hand,
+)
 from .events import Answered, Cancelled, Healed, Hit, Stole
 from .moves import ANSWER_DUEL, ANSWER_RAID, ANSWER_SHOT, BRACE, HEAL_DISCARD, Move
 from .state import GameState, Player
@@ -34,7 +44,7 @@ def task_shot(g: GameState, task: list) -> None:
         and distance(g, shooter, target) == 1
     ):
         needed = 2
-    if has_cover(g, p) and ops.cover_check(g, p):
+    if has_cover(g, p) and cover_check(g, p):
         needed -= 1
         if needed == 0:
             g.log.append(Cancelled.make(seat=target, source=shooter, by="cover"))
@@ -58,13 +68,13 @@ def _shot_ad(g: GameState, task: list) -> None:
         needed = 3 if flag == "buntline" else 2
     if flag not in ("big_fifty", "sure") and has_cover(g, p):
         if g.mode == "old_classic":
-            covered = ops.flip_check(g, p, "cover")
+            covered = flip_check(g, p, "cover")
             ctx = (shooter, card, needed, flag)
             if covered is not None and ARMED.tumbleweed_window(g, target, "cover", covered, *ctx):
                 return
             cover_result(g, target, bool(covered), [shooter, card, needed, flag])
             return
-        cover_result(g, target, ops.cover_check(g, p), [shooter, card, needed, flag])
+        cover_result(g, target, cover_check(g, p), [shooter, card, needed, flag])
         return
     _open_shot_window(g, target, shooter, needed, card, flag)
 
@@ -91,10 +101,10 @@ def _open_shot_window(g: GameState, target: int, shooter: int, needed: int, card
 
 
 def _answer_card(g: GameState, p: Player, move: Move, against: int) -> None:
-    c = ops.first_of_kind(p, move.card)
-    ops.discard_card(g, c)
+    c = first_of_kind(p, move.card)
+    discard_card(g, c)
     g.log.append(Answered.make(seat=p.seat, card=CARD_IDS[c], as_kind=move.option, against=against))
-    ops.remove_from_hand(g, p, c)
+    remove_from_hand(g, p, c)
 
 
 def _heal_first(g: GameState, pending: list) -> None:
@@ -253,11 +263,11 @@ def lose_life(
         ARMED.julie_trigger(g, p, src)
         return
     if p.character == "stone_leopard":
-        ops.draw(g, p, 2 if p.life <= 2 else 1, "stone_leopard")
+        draw(g, p, 2 if p.life <= 2 else 1, "stone_leopard")
     elif p.character == "collector" and src is not None:
         q: Player = g.players[src]
         if q.hand:
-            c = ops.random_hand_card(g, q)
+            c = random_hand_card(g, q)
             p.hand.append(c)
             p.v += 1
             g.known[c] |= 1 << p.seat
@@ -271,7 +281,7 @@ def lose_life(
                     private_to=[p.seat, src],
                 )
             )
-            ops.remove_from_hand(g, q, c)
+            remove_from_hand(g, q, c)
 
 
 def heal(g: GameState, p: Player, amount: int, cause: str) -> None:
@@ -292,7 +302,7 @@ def task_heal_discard(g: GameState, task: list) -> None:
 def resolve_heal_discard(g: GameState, pending: list, move: Move) -> None:
     _, seat, remaining = pending
     p: Player = g.players[seat]
-    ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "bonesetter")
+    discard_from_hand(g, p, last_of_kind(p, move.card), "bonesetter")
     if remaining > 1:
         g.stack.append(["heal_discard", seat, remaining - 1])
     else:

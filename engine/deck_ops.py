@@ -6,14 +6,14 @@ masks (who may know a card's identity) are kept in one place.
 
 from __future__ import annotations
 
-from . import rng
 from .cards import CARD_IDS, CARD_KIND_OF, EXPLODES, HEARTS, RED
 from .events import Check, Discarded, Drew, Reshuffled
+from .rng import STREAMS, below, shuffle
 from .state import PUBLIC_BIT, GameState, Player
 
-SHUFFLE = rng.STREAMS.index("shuffle")
-COIN = rng.STREAMS.index("coin")
-PICK = rng.STREAMS.index("pick")
+SHUFFLE = STREAMS.index("shuffle")
+COIN = STREAMS.index("coin")
+PICK = STREAMS.index("pick")
 # Checks that succeed on a red card (♥ ♦): the Bomb passes on, Julie Cutter shoots back.
 RED_CHECKS = frozenset({"bomb", "julie_cutter"})
 
@@ -36,7 +36,7 @@ def reshuffle(g: GameState) -> bool:
         return False
     g.deck = g.discard
     g.discard = []
-    rng.shuffle(g.rng, SHUFFLE, g.deck)
+    shuffle(g.rng, SHUFFLE, g.deck)
     known = g.known
     for c in g.deck:
         known[c] = 0
@@ -132,13 +132,13 @@ def random_hand_card(g: GameState, p: Player) -> int:
     used, and consumed, when that card is in the hand; otherwise the RNG picks."""
     if g.picks and g.picks[0] in p.hand:
         return g.picks.pop(0)
-    return p.hand[rng.below(g.rng, PICK, len(p.hand))]
+    return p.hand[below(g.rng, PICK, len(p.hand))]
 
 
 def _coin(g: GameState) -> bool:
     if g.coins:
         return g.coins.pop(0)
-    return rng.below(g.rng, COIN, 2) == 1
+    return below(g.rng, COIN, 2) == 1
 
 
 def flip_check(g: GameState, p: Player, reason: str) -> bool | None:

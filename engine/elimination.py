@@ -3,7 +3,7 @@ bounty, stars and upgrades, Vulture Junior, last bullet, then the victory check.
 
 from __future__ import annotations
 
-from . import deck_ops as ops
+from .deck_ops import discard_card, draw, ids
 from .events import Discarded, Eliminated, Penalty, Scavenged, StarGained
 from .loads import character_out, left_play
 from .moves import BOUNTY_PICK, GLORY_UPGRADE, Move
@@ -52,39 +52,39 @@ def task_eliminate(g: GameState, task: list) -> None:
                 seat=scavenger.seat,
                 victim=seat,
                 hand_count=len(hand),
-                in_play=ops.ids(table),
-                hand_cards=ops.ids(hand),
+                in_play=ids(table),
+                hand_cards=ids(hand),
                 private_to=[scavenger.seat],
             )
         )
     elif hand or table:
         for c in hand + table:
-            ops.discard_card(g, c)
-        g.log.append(Discarded.make(seat=seat, cards=ops.ids(hand + table), reason="eliminated"))
+            discard_card(g, c)
+        g.log.append(Discarded.make(seat=seat, cards=ids(hand + table), reason="eliminated"))
 
     k = g.players[killer] if killer >= 0 else None
     penalty = k is not None and k.seat == g.sheriff and victim.role == DEPUTY
     if penalty:
         hand, table = _all_cards(g, k, "penalty")
         for c in hand + table:
-            ops.discard_card(g, c)
-        g.log.append(Penalty.make(seat=k.seat, cards=ops.ids(hand + table)))
+            discard_card(g, c)
+        g.log.append(Penalty.make(seat=k.seat, cards=ids(hand + table)))
         if k.character == "empty_hands" and k.alive:
-            ops.draw(g, k, 1, "empty_hands")
+            draw(g, k, 1, "empty_hands")
 
     picks: list[list] = []
     if k is not None and k.alive and not penalty:
         if g.mode == OLD_CLASSIC:
             if victim.role == OUTLAW:
-                ops.draw(g, k, OLD_CLASSIC_OUTLAW_REWARD, "outlaw_reward")
+                draw(g, k, OLD_CLASSIC_OUTLAW_REWARD, "outlaw_reward")
         else:
             if victim.stars:
-                ops.draw(g, k, len(victim.stars), "bounty")
+                draw(g, k, len(victim.stars), "bounty")
                 picks.append(["bounty_pick", k.seat, seat])
             picks.append(["new_star", k.seat, "elimination"])
     for p in g.players:
         if p.alive and p.character == "vulture_junior":
-            ops.draw(g, p, 2, "vulture_junior")
+            draw(g, p, 2, "vulture_junior")
     if (
         victim.role == DEPUTY
         and g.mode != OLD_CLASSIC

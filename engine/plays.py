@@ -4,9 +4,16 @@ as a Shot, Bonesetter's heal, and the Snatch / Knock Off card pick."""
 from __future__ import annotations
 
 from . import armed
-from . import deck_ops as ops
 from .cards import BROWN, CARD_IDS, CARD_KIND_OF, KIND_BY_ID, WEAPON
 from .combat import heal
+from .deck_ops import (
+    discard_card,
+    discard_from_hand,
+    draw,
+    first_of_kind,
+    random_hand_card,
+    remove_from_hand,
+)
 from .events import Discarded, Equipped, Played, Stole
 from .loads import left_play
 from .moves import PICK_CARD, Move
@@ -29,10 +36,10 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         if move.kind == "use":
             armed.resolve_use(g, p, move)
         else:
-            armed.play_card(g, p, ops.first_of_kind(p, move.card), move)  # type: ignore[arg-type]
+            armed.play_card(g, p, first_of_kind(p, move.card), move)  # type: ignore[arg-type]
         return
     kind = move.card
-    for c in p.hand:  # ops.first_of_kind(p, kind), inlined: the copy a play uses
+    for c in p.hand:  # first_of_kind(p, kind), inlined: the copy a play uses
         if CARD_KIND_OF[c] == kind:
             break
     else:
@@ -40,10 +47,10 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     target = move.target
     if move.kind == "play_as" or kind == "shot":
         g.shots += 1
-        g.discard.append(c)  # ops.discard_card, inlined (as below)
+        g.discard.append(c)  # discard_card, inlined (as below)
         g.known[c] = PUBLIC_BIT
         g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
-        ops.remove_from_hand(g, p, c)
+        remove_from_hand(g, p, c)
         g.stack.append(["shot", seat, target, "shot"])
         return
     card = KIND_BY_ID[kind]
@@ -51,7 +58,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         g.discard.append(c)
         g.known[c] = PUBLIC_BIT
         g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
-        ops.remove_from_hand(g, p, c)
+        remove_from_hand(g, p, c)
         _BROWN[kind](g, seat, target)
         return
     # Blue cards and weapons stay in play; Jail goes in front of its target.
@@ -60,16 +67,16 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     if card.color == WEAPON:
         if p.weapon >= 0:
             replaced = CARD_IDS[p.weapon]
-            ops.discard_card(g, p.weapon)
+            discard_card(g, p.weapon)
         p.weapon = c
     else:
         owner.in_play.append(c)
         if c in DISTANCE_CARDS:
             table_changed(g)
     owner.v += 1
-    g.known[c] = ops.PUBLIC_BIT
+    g.known[c] = PUBLIC_BIT
     g.log.append(Equipped.make(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
-    ops.remove_from_hand(g, p, c)
+    remove_from_hand(g, p, c)
 
 
 def _buckshot(g: GameState, seat: int, target: int | None) -> None:
@@ -99,16 +106,16 @@ def _knock_off(g: GameState, seat: int, target: int | None) -> None:
 
 
 def _wagon(g: GameState, seat: int, target: int | None) -> None:
-    ops.draw(g, g.players[seat], 2, "wagon")
+    draw(g, g.players[seat], 2, "wagon")
 
 
 def _caravan(g: GameState, seat: int, target: int | None) -> None:
-    ops.draw(g, g.players[seat], 3, "caravan")
+    draw(g, g.players[seat], 3, "caravan")
 
 
 def _bazaar(g: GameState, seat: int, target: int | None) -> None:
     for s in [seat] + clockwise_others(g, seat):
-        ops.draw(g, g.players[s], 1, "bazaar")
+        draw(g, g.players[s], 1, "bazaar")
 
 
 def _saloon(g: GameState, seat: int, target: int | None) -> None:
@@ -159,7 +166,7 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
         armed.pick_in_play(g, p, t, move.card, how)  # type: ignore[arg-type]
         return
     if move.option == "hand":
-        c = ops.random_hand_card(g, t)
+        c = random_hand_card(g, t)
         if how == "snatch":
             p.hand.append(c)
             p.v += 1
@@ -174,9 +181,9 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
                     private_to=[seat, target],
                 )
             )
-            ops.remove_from_hand(g, t, c)
+            remove_from_hand(g, t, c)
         else:
-            ops.discard_from_hand(g, t, c, "knock_off")
+            discard_from_hand(g, t, c, "knock_off")
         return
     if t.weapon >= 0 and CARD_KIND_OF[t.weapon] == move.card:
         c = t.weapon
@@ -198,7 +205,7 @@ def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
             Stole.make(seat=seat, victim=target, from_hand=False, reason="snatch", card=CARD_IDS[c])
         )
     else:
-        ops.discard_card(g, c)
+        discard_card(g, c)
         g.log.append(Discarded.make(seat=target, cards=[CARD_IDS[c]], reason="knock_off"))
 
 

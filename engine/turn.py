@@ -4,8 +4,18 @@ every draw ability, the play step, and the end-of-turn discards."""
 from __future__ import annotations
 
 from . import armed
-from . import deck_ops as ops
 from .cards import CARD_IDS, CARD_KIND_OF, RED
+from .deck_ops import (
+    discard_card,
+    discard_from_hand,
+    draw,
+    flip_check,
+    ids,
+    last_of_kind,
+    random_hand_card,
+    remove_from_hand,
+    take_top,
+)
 from .events import (
     TURN_ENDED,
     TURN_STARTED,
@@ -23,7 +33,7 @@ from .events import (
 from .loads import reload
 from .moves import DISCARD_EXCESS, DRAW_CHOICE, DRAW_KEEP, PLAY, Move
 from .roles import HIGH_NOON_ROUND, OLD_CLASSIC
-from .state import GameState, Player
+from .state import PUBLIC_BIT, GameState, Player
 from .table import next_living
 from .victory import end_as_draw
 
@@ -93,7 +103,7 @@ def task_dynamite(g: GameState, task: list) -> None:
     p = g.players[task[1]]
     if not p.alive or not p.in_play or _DYNAMITES.isdisjoint(p.in_play):
         return
-    safe = ops.flip_check(g, p, "dynamite")
+    safe = flip_check(g, p, "dynamite")
     if g.expansions and safe is not None and armed.tumbleweed_window(g, p.seat, "dynamite", safe):
         return
     dynamite_result(g, p.seat, safe, [])
@@ -109,7 +119,7 @@ def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> No
         # The exploding Dynamite is discarded before its damage (rules.md §11).
         p.in_play.remove(dyn)
         p.v += 1
-        ops.discard_card(g, dyn)
+        discard_card(g, dyn)
         g.log.append(DynamiteExploded.make(seat=p.seat))
         g.stack.append(["lose", p.seat, -1, 3, "dynamite"])
         return
@@ -127,7 +137,7 @@ def task_jail(g: GameState, task: list) -> None:
     if not p.alive or not p.in_play or _JAILS.isdisjoint(p.in_play):
         return
     # No card to flip at all: the Jail holds (rules.md §6).
-    flipped = ops.flip_check(g, p, "jail")
+    flipped = flip_check(g, p, "jail")
     escaped = bool(flipped)
     if g.expansions and flipped is not None and armed.tumbleweed_window(g, p.seat, "jail", escaped):
         return
@@ -142,7 +152,7 @@ def jail_result(g: GameState, seat: int, escaped: bool, ctx: list) -> None:
         return
     p.in_play.remove(jail)
     p.v += 1
-    ops.discard_card(g, jail)
+    discard_card(g, jail)
     g.log.append(JailResult.make(seat=p.seat, escaped=escaped))
     if not escaped:
         g.jailed = 2 if g.mode == OLD_CLASSIC else 1
@@ -173,7 +183,7 @@ def task_draw(g: GameState, task: list) -> None:
     if ch == "three_eyes" or ch == "red_suit" or (p.stars and "instinct" in p.stars):
         draw_from_deck(g, seat)
         return
-    ops.draw(g, p, 2, "draw")  # draw_from_deck's plain case: two cards
+    draw(g, p, 2, "draw")  # draw_from_deck's plain case: two cards
 
 
 _DRAW_CHOICES = frozenset({"vulture_junior", "grip"})  # the characters of draw_options
@@ -185,20 +195,20 @@ def draw_from_deck(g: GameState, seat: int) -> None:
     if p.character == "three_eyes" or "instinct" in p.stars:
         looked = []
         for _ in range(3):
-            c = ops.take_top(g)
+            c = take_top(g)
             if c < 0:
                 break
             looked.append(c)
             g.known[c] |= 1 << seat
         if len(looked) == 3:
             g.limbo.extend(looked)
-            g.log.append(Looked.make(seat=seat, count=3, cards=ops.ids(looked), private_to=[seat]))
+            g.log.append(Looked.make(seat=seat, count=3, cards=ids(looked), private_to=[seat]))
             g.pending = [DRAW_KEEP, seat, looked]
             return
         # Fewer than 3 cards left anywhere: nothing to choose, keep them all.
         _keep(g, seat, looked)
         return
-    got = ops.draw(g, p, 2, "draw")
+    got = draw(g, p, 2, "draw")
     if p.character == "red_suit" and len(got) == 2:
         _red_suit(g, seat, got[1])
 
@@ -215,7 +225,7 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
             count=len(cards),
             source="deck",
             reason="draw",
-            cards=ops.ids(cards),
+            cards=ids(cards),
             private_to=[seat],
         )
     )
@@ -225,10 +235,10 @@ def _keep(g: GameState, seat: int, cards: list[int]) -> None:
 
 def _red_suit(g: GameState, seat: int, second: int) -> None:
     red = RED[second]
-    g.known[second] = ops.PUBLIC_BIT | g.known[second]
+    g.known[second] = PUBLIC_BIT | g.known[second]
     g.log.append(Revealed.make(seat=seat, card=CARD_IDS[second], extra=red))
     if red:
-        ops.draw(g, g.players[seat], 1, "red_suit")
+        draw(g, g.players[seat], 1, "red_suit")
 
 
 def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
@@ -248,7 +258,7 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
         )
     else:
         victim: Player = g.players[move.target]
-        c = ops.random_hand_card(g, victim)
+        c = random_hand_card(g, victim)
         p.hand.append(c)
         p.v += 1
         g.known[c] |= 1 << seat
@@ -262,8 +272,8 @@ def resolve_draw_choice(g: GameState, pending: list, move: Move) -> None:
                 private_to=[seat, victim.seat],
             )
         )
-        ops.remove_from_hand(g, victim, c)
-    ops.draw(g, p, 1, "draw")
+        remove_from_hand(g, victim, c)
+    draw(g, p, 1, "draw")
 
 
 def resolve_draw_keep(g: GameState, pending: list, move: Move) -> None:
@@ -298,7 +308,7 @@ def task_end_turn(g: GameState, task: list) -> None:
 def resolve_discard_excess(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
     p: Player = g.players[seat]
-    ops.discard_from_hand(g, p, ops.last_of_kind(p, move.card), "hand_limit")
+    discard_from_hand(g, p, last_of_kind(p, move.card), "hand_limit")
     g.stack.append(["end_turn", seat])
     if g.expansions:
         # After the end_turn task above: the token comes before the turn ends.
