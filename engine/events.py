@@ -30,7 +30,7 @@ class Event:
 
         @classmethod
         def make(cls: type[E], **fields: Any) -> E:
-            """The event, as ``cls(**fields)`` makes it, in a third of the time (below)."""
+            """The event ``cls(**fields)`` makes, made faster (``_maker`` below)."""
 
 
 E = TypeVar("E", bound=Event)
@@ -54,8 +54,9 @@ def _maker(cls: type[Event]) -> Callable[..., Event]:
 
     The engine makes two or three events per decision. Calling a class with keywords goes
     through the type's generic call (a dict of the keywords, then the dataclass's ``__init__``);
-    a function takes them as they are passed: 0.5 µs an event instead of 1.3 (a fifth of a
-    random-legal decision), generated once per class at import, like the renderers below."""
+    a function takes them as they are passed: 0.5 µs an event instead of 1.3 (6 % of a
+    random-legal decision's instructions, 8 % compiled), generated once per class at import,
+    like the renderers below."""
     params, sets = [], []
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
     for f in fields(cls):
