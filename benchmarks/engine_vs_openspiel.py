@@ -170,19 +170,27 @@ def spiel_random(name: str, seconds: float) -> dict[str, float]:
     decisions = games = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                actions = [a for a, _ in outcomes]
-                weights = [p for _, p in outcomes]
-                state.apply_action(rnd.choices(actions, weights)[0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rnd.randrange(len(legal))])
-                decisions += 1
+        decisions += spiel_playout(game, rnd)
         games += 1
     return {"decisions": decisions, "games": games, "cpu": time.process_time() - t0}
+
+
+def spiel_playout(game: Any, rnd: random.Random) -> int:
+    """One random playout of an OpenSpiel game: chance nodes sampled from their outcome
+    distribution, players' moves uniform among the legal ones. Returns the players' decisions."""
+    decisions = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            weights = [p for _, p in outcomes]
+            state.apply_action(rnd.choices(actions, weights)[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rnd.randrange(len(legal))])
+            decisions += 1
+    return decisions
 
 
 def median_rate(runs: list[dict[str, float]], key: str) -> float:

@@ -45,22 +45,12 @@ def play(workload: str, games: int, seats: int) -> int:
     if workload == "hearts":
         import pyspiel
 
+        sys.path.insert(0, str(HERE))
+        from engine_vs_openspiel import spiel_playout
+
         game = pyspiel.load_game("hearts")
         rnd = random.Random(0)
-        decisions = 0
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    actions = [a for a, _ in outcomes]
-                    weights = [p for _, p in outcomes]
-                    state.apply_action(rnd.choices(actions, weights)[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rnd.randrange(len(legal))])
-                    decisions += 1
-        return decisions
+        return sum(spiel_playout(game, rnd) for _ in range(games))
     from bangarena.engine import GameConfig, new_game
     from bangarena.harness.simulate import batch_gc
 
