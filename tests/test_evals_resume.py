@@ -22,7 +22,7 @@ RESUME = """
 [suite]
 name = "resume"
 seed = 99
-deals = 10
+deals = 5
 
 [[participants]]
 id = "rule"
@@ -46,7 +46,7 @@ lineup = ["rule", "faulty", "random", "rule"]
 [concurrency]
 matches = 4
 """
-"""40 matches: 10 deals × 4 rotations."""
+"""20 matches: 5 deals × 4 rotations."""
 
 
 def done_count(db: Path) -> int:
@@ -99,7 +99,7 @@ def test_sigkill_at_three_moments_then_resume_gives_every_match_once(tmp_path: P
     suite_file.write_text(RESUME, encoding="utf-8")
     suite = runner_suite(RESUME)
     plan = plan_suite(suite)
-    assert len(plan) == 40
+    assert len(plan) == 20
 
     db = tmp_path / "killed.db"
     seen = []
@@ -113,7 +113,7 @@ def test_sigkill_at_three_moments_then_resume_gives_every_match_once(tmp_path: P
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["matches_done"] == summary["matches_planned"] == 40
+    assert summary["matches_done"] == summary["matches_planned"] == 20
     assert summary["matches_reused"] == seen[-1]
 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -135,7 +135,7 @@ def test_sigkill_at_three_moments_then_resume_gives_every_match_once(tmp_path: P
         conn.close()
     assert sorted(keys) == sorted(m.key for m in plan)  # the planned count exactly, each once
     assert statuses == {"done"}
-    assert all(n == 4 for _, n in seats) and len(seats) == 40  # every match whole
+    assert all(n == 4 for _, n in seats) and len(seats) == 20  # every match whole
     assert runs[0] == 4 and runs[1] == 3  # the killed runs' locks were taken over
 
     reference = tmp_path / "reference.db"

@@ -17,6 +17,7 @@ from bangarena.engine.conformance import resample
 from bangarena.prompts.catalog import LANGS, TEMPLATES_DIR, UnknownLanguage, catalog
 from bangarena.prompts.memory import RECENT_MAX_LINES, PromptMemory
 from bangarena.prompts.render import PROMPT_VERSION, render_system, render_turn
+from bangarena.rules_machine.tokens import encoding
 
 MODES = ("classic", "partners", "double_agent", "old_classic")
 
@@ -88,9 +89,7 @@ def test_every_decision_and_move_kind_renders_in_every_language() -> None:
 
 
 def test_turn_prompt_stays_bounded_over_long_games() -> None:
-    import bpe_openai
-
-    enc = bpe_openai.get_encoding("o200k_base")
+    enc = encoding("o200k_base")
     sizes: list[int] = []
     for seed in range(4):
         memories = [PromptMemory() for _ in range(8)]

@@ -246,6 +246,21 @@ def test_token_counts_come_from_the_real_o200k_tokenizer() -> None:
     assert type(enc).__module__.startswith("bpe_openai")
     assert enc.encode("hello") == [24912]
     assert count_tokens("hello world") == len(enc.encode("hello world")) == 2
+    assert enc.decode(enc.encode("Bang! à Sid Ketchum")) == "Bang! à Sid Ketchum"
+
+
+def test_a_special_token_string_is_counted_as_text() -> None:
+    # a prompt that quotes "<|endoftext|>" is counted, not refused
+    assert count_tokens("<|endoftext|> hi") == 8
+
+
+def test_counting_tokens_skips_the_wrapper_import() -> None:
+    # the Rust core alone: the wrapper's registry costs ~1 s at import (rules_machine/tokens.py)
+    code = (
+        "import sys; from bangarena.rules_machine.tokens import count_tokens; "
+        "assert count_tokens('hello') == 1; assert 'bpe_openai' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_unknown_language_is_a_clear_error() -> None:

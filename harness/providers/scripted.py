@@ -150,7 +150,7 @@ class ScriptedProvider:
         self.label = label
         self.count_usage = count_usage
         if count_usage:
-            count_tokens_raw("")  # the tokenizer loads in ~0.4 s: now, not on a decision's clock
+            count_tokens_raw("")  # the tokenizer loads in ~0.1 s: now, not on a decision's clock
         self.injected: Counter[str] = Counter()
         self.calls = 0
         self._rng = random.Random(seed)
