@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -417,8 +418,10 @@ def test_a_dropped_connection_says_so_and_the_game_goes_on(svc, browser) -> None
     page.wait_for_selector("#conn:not([hidden])", timeout=10_000)
     assert "Connection lost" in page.inner_text("#conn")
     # away, the seat's clock runs out and the autopilot plays: the game goes on
-    page.wait_for_timeout(4000)
-    assert svc.call(lambda: len(live.match.moves)) > played
+    deadline = time.monotonic() + 10
+    while svc.call(lambda: len(live.match.moves)) <= played:
+        assert time.monotonic() < deadline, "no move was made for the absent seat"
+        page.wait_for_timeout(100)
     proxy.restore()
     page.wait_for_selector("#conn", state="hidden", timeout=15_000)
     page.wait_for_function(

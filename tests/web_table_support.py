@@ -155,30 +155,43 @@ class Person:
         assert errors == [], errors
 
 
+NEXT_CLICK = """() => {
+    const shown = (el) => el !== null && !el.hidden && el.getClientRects().length > 0;
+    if (shown(document.getElementById('summary'))) return 'over';
+    const first = (sel) => [...document.querySelectorAll(sel)].some(shown) ? sel : null;
+    const target = first('.player.target');
+    if (target) return target;
+    const menu = first('#decision .menu button.move');
+    if (menu) return menu;
+    const card = first('#hand .card.legal');
+    const button = first('#decision .moves button.move');
+    // end the turn now and then, so that games move on
+    if (card && button && Math.random() < 0.2) return button;
+    return card || button;
+}"""
+"""The page's next click, chosen in one round trip: the selector of a target, a menu item, a
+highlighted card or a move button (in that order), ``'over'`` once the summary shows, or null
+when nothing is offered."""
+
+
 def click_one_move(page: Any) -> bool:
     """Make one move through the page if one is offered: a highlighted card (then its
     target), else a move button. Returns whether something was clicked."""
-    target = page.locator(".player.target")
-    if target.count():
-        target.first.click(timeout=3000)
-        return True
-    menu = page.locator("#decision .menu button.move")
-    if menu.count():
-        menu.first.click(timeout=3000)
-        return True
-    cards = page.locator("#hand .card.legal")
-    buttons = page.locator("#decision .moves button.move")
-    if cards.count():
-        # end the turn now and then, so that games move on
-        if buttons.count() and page.evaluate("Math.random()") < 0.2:
-            buttons.first.click(timeout=3000)
-            return True
-        cards.first.click(timeout=3000)
-        return True
-    if buttons.count():
-        buttons.first.click(timeout=3000)
-        return True
-    return False
+    return _click_next(page) == "clicked"
+
+
+def _click_next(page: Any) -> str:
+    """Click what :data:`NEXT_CLICK` picks (a real click, through Playwright): ``'clicked'``,
+    ``'over'`` or ``'nothing'``."""
+    choice = page.evaluate(NEXT_CLICK)
+    if choice is None:
+        return "nothing"
+    if choice == "over":
+        return "over"
+    # NEXT_CLICK saw it visible: a real mouse click at once, without Playwright's wait for the
+    # element to hold still over two frames; a page that re-rendered under it is asked again
+    page.locator(choice).locator("visible=true").first.click(force=True, timeout=300)
+    return "clicked"
 
 
 def play_until_over(pages: list[Any], timeout: float = 60.0) -> int:
@@ -187,15 +200,17 @@ def play_until_over(pages: list[Any], timeout: float = 60.0) -> int:
     end = time.monotonic() + timeout
     moves = 0
     while time.monotonic() < end:
-        if all(p.locator("#summary").is_visible() for p in pages):
-            return moves
-        clicked = False
+        clicked = over = 0
         for p in pages:
             try:
-                clicked = click_one_move(p) or clicked
+                outcome = _click_next(p)
             except Exception:  # noqa: BLE001 — the page re-rendered under the click
                 continue
-            moves += clicked
+            clicked += outcome == "clicked"
+            over += outcome == "over"
+        if over == len(pages):
+            return moves
+        moves += clicked
         if not clicked:
             pages[0].wait_for_timeout(40)
     raise AssertionError("the game did not end in time")
