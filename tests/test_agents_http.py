@@ -28,6 +28,7 @@ from bangarena.harness.match import MatchSettings, run_match
 from bangarena.harness.model_spec import ModelOptions, ModelSpecError
 from bangarena.harness.seats import BotSeat, build_seat, plan_seat
 from bangarena.harness.seats.http_seat import HttpSeat
+from bangarena.harness.seats.model_seat import DOWN_AFTER
 from bangarena.leaderboard.board import build_boards
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,8 +167,15 @@ async def test_a_refused_connection_is_transport_and_the_match_goes_on() -> None
     assert {m.autopilot_reason for m in mine} <= {"transport", "timeout"}
     assert all(a.outcome == "transport" for m in mine for a in m.attempts)
     assert any("ConnectError" in (a.detail or "") for m in mine for a in m.attempts)
-    # after three decisions lost in a row, one probe per decision
-    assert all(len(m.attempts) == 1 for m in mine[3:])
+    # after three decisions lost in a row to transport, one probe per decision (a decision
+    # whose clock ran out between retries is a transport loss too; on a loaded machine one can
+    # start with its clock already spent, and make no attempt)
+    streak = 0
+    for m in mine:
+        if streak >= DOWN_AFTER:
+            assert len(m.attempts) <= 1, m.attempts
+        streak += m.autopilot_reason == "transport"
+    assert streak > DOWN_AFTER
     assert rec.totals.seats[0].lost_to_provider == len(mine)
 
 

@@ -42,7 +42,7 @@ from ..decision_payload import DecisionPayload, DecisionPrompter
 from ..json_scan import scan_json
 from ..model_spec import ModelOptions
 from ..records import AttemptRecord, AutopilotReason, DecisionTelemetry, SeatRecord, Transcript
-from .model_seat import DOWN_AFTER, MAX_TRANSPORT_TRIES, MIN_ATTEMPT_S
+from .model_seat import DOWN_AFTER, MAX_TRANSPORT_TRIES, MIN_ATTEMPT_S, lost_reason
 from .protocol import Deadline, SeatAnswer
 
 MAX_BODY_BYTES: Final = 256 * 1024
@@ -270,9 +270,10 @@ class AgentSeat:
                 }
                 log += [{"role": "assistant", "content": said}, {"role": "user", "content": text}]
         except _GiveUp as g:
-            if g.reason in ("transport", "auth"):
+            reason = lost_reason(g.reason, tel)
+            if reason in ("transport", "auth"):
                 self._down_streak += 1
-            tel.autopilot_reason = g.reason
+            tel.autopilot_reason = reason
             return SeatAnswer(None, tel)
         finally:
             tel.backoff_s = round(tel.backoff_s, 6)

@@ -74,6 +74,15 @@ def _answer_schema():
     return answer_schema
 
 
+def lost_reason(reason: AutopilotReason, tel: DecisionTelemetry) -> AutopilotReason:
+    """Why a decision went to the autopilot: ``reason``, except that a clock that ran out
+    between retries of a provider that could not be reached (every attempt a transport
+    failure) is a transport loss, and counts towards :data:`DOWN_AFTER` as one."""
+    if reason == "timeout" and tel.attempts and all(a.outcome == "transport" for a in tel.attempts):
+        return "transport"
+    return reason
+
+
 class _GiveUp(Exception):
     def __init__(self, reason: AutopilotReason) -> None:
         self.reason = reason
@@ -180,9 +189,10 @@ class ModelSeat:
                     update={"messages": [*base.messages, *self._feedback(reply, parsed, legal)]}
                 )
         except _GiveUp as g:
-            if g.reason == "transport":
+            reason = lost_reason(g.reason, tel)
+            if reason == "transport":
                 self._down_streak += 1
-            tel.autopilot_reason = g.reason
+            tel.autopilot_reason = reason
             return SeatAnswer(None, tel)
         finally:
             tel.backoff_s = round(tel.backoff_s, 6)
