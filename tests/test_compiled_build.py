@@ -207,6 +207,17 @@ def test_the_plan_compiles_hot_modules_that_exist() -> None:
     assert "bangarena.harness.bots" not in module_plan(source_root(), bots=False)
 
 
+def test_the_kinds_fit_the_bit_set_of_legal_pxd() -> None:
+    # legal.pxd keeps the play step's card categories as C integers and the discard step's
+    # kinds seen as a bit set in an unsigned 64-bit integer: the kinds' table orders must stay
+    # below 64, with every expansion's kinds (read from the dict that numbers them: the pxd's
+    # C globals are no module attributes in the compiled build).
+    from bangarena.engine import legal
+
+    assert sorted(legal._ALL_ORDER.values()) == list(range(len(legal._ALL_ORDER)))
+    assert len(legal._ALL_ORDER) <= 64
+
+
 def _fresh_build() -> str | None:
     """Why the compiled build cannot be compared here, or None when it is fresh."""
     folder = build_dir()
