@@ -169,8 +169,9 @@ class Game:
         g = self.state
         pending = g.pending
         seat = pending[1]
-        g.history.append([seat, move.id])
-        ev = MOVE_EVENTS[seat + seat].get(move.id)
+        mid = move.id  # read once: a generic attribute read in the compiled build
+        g.history.append([seat, mid])
+        ev = MOVE_EVENTS[seat + seat].get(mid)
         if ev is None or ev.move_kind != move.kind:
             ev = move_event(seat, move, False)
         g.log.append(ev)

@@ -23,17 +23,18 @@ from .table import DISTANCE_CARDS, clockwise_others, living, table_changed
 
 def resolve_play(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
-    if move.kind == "end_turn":
+    move_kind = move.kind  # read once (a generic attribute read in the compiled build)
+    if move_kind == "end_turn":
         return  # the end_turn task below the play step takes over
     # The play step again after this card: the decision [PLAY, seat] is that task, and no one
     # else holds it now that it is resolved.
     g.stack.append(pending)
-    if move.kind == "heal":
+    if move_kind == "heal":
         g.stack.append(["heal_discard", seat, 2])
         return
     p: Player = g.players[seat]
     if g.expansions:
-        if move.kind == "use":
+        if move_kind == "use":
             armed.resolve_use(g, p, move)
         else:
             armed.play_card(g, p, first_of_kind(p, move.card), move)  # type: ignore[arg-type]
@@ -45,7 +46,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     else:
         raise KeyError(kind)
     target = move.target
-    if move.kind == "play_as" or kind == "shot":
+    if move_kind == "play_as" or kind == "shot":
         g.shots += 1
         g.discard.append(c)  # discard_card, inlined (as below)
         g.known[c] = PUBLIC_BIT
