@@ -15,6 +15,7 @@ from rich.console import Console
 
 from bangarena.engine import GameConfig, new_game
 from bangarena.harness.model_spec import ModelOptions
+from bangarena.harness.records import AttemptRecord, DecisionTelemetry
 from bangarena.harness.seats import (
     BotSeat,
     Deadline,
@@ -24,6 +25,7 @@ from bangarena.harness.seats import (
     build_seat,
     plan_seat,
 )
+from bangarena.harness.seats.model_seat import lost_reason
 
 
 def test_deadline_credit_is_capped() -> None:
@@ -35,6 +37,24 @@ def test_deadline_credit_is_capped() -> None:
     assert d.credited_s == 3.0
     assert 12.9 < d.remaining() <= 13.0
     assert not d.expired and Deadline(0.0).expired
+
+
+def test_a_clock_spent_between_transport_retries_is_a_transport_loss() -> None:
+    def tel(*outcomes: str) -> DecisionTelemetry:
+        return DecisionTelemetry(
+            attempts=[
+                AttemptRecord(n=i, outcome=o, started_s=0.0) for i, o in enumerate(outcomes, 1)
+            ]
+        )
+
+    # every attempt failed to reach the provider, then the clock ran out: transport
+    assert lost_reason("timeout", tel("transport", "transport")) == "transport"
+    # an answer came (or a call ran into the clock itself): the clock is the reason
+    assert lost_reason("timeout", tel("transport", "timeout")) == "timeout"
+    assert lost_reason("timeout", tel("unparsable")) == "timeout"
+    assert lost_reason("timeout", tel()) == "timeout"  # spent before a first attempt
+    assert lost_reason("failures", tel("transport", "illegal")) == "failures"
+    assert lost_reason("auth", tel("transport")) == "auth"  # a 401: stop, not a dead host
 
 
 async def test_bot_seats_answer_legal_moves_reproducibly() -> None:
