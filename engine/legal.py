@@ -232,7 +232,7 @@ _ANSWER_RICOCHET_AS_SHOT = answer_move("ricochet_as_shot")
 def _answer_shot(g: GameState, pending: list) -> list[Move]:
     if g.expansions:
         return armed_legal.answer_shot_moves(g, pending)
-    p = g.players[pending[1]]
+    p: Player = g.players[pending[1]]
     hand = p.hand
     moves = [TAKE_HIT]
     if not hand:
@@ -251,7 +251,7 @@ def _answer_shot(g: GameState, pending: list) -> list[Move]:
 def _single_answer_shot(g: GameState, pending: list) -> Move | None:
     """:func:`_answer_shot`'s move when it is the only one (Take the hit: nothing in hand
     answers and Bonesetter cannot heal), else None."""
-    p = g.players[pending[1]]
+    p: Player = g.players[pending[1]]
     hand = p.hand
     if not hand:
         return TAKE_HIT
@@ -268,7 +268,7 @@ def _single_answer_shot(g: GameState, pending: list) -> Move | None:
 
 def _answer_shot_card(g: GameState, pending: list) -> list[Move]:
     """Raid and Duel: discard a Shot (Two-Face: or a Ricochet as a Shot)."""
-    p = g.players[pending[1]]
+    p: Player = g.players[pending[1]]
     hand = p.hand
     moves = [TAKE_HIT]
     if not hand:
@@ -284,7 +284,7 @@ def _answer_shot_card(g: GameState, pending: list) -> list[Move]:
 
 def _single_answer_shot_card(g: GameState, pending: list) -> Move | None:
     """:func:`_answer_shot_card`'s move when it is the only one (Take the hit), else None."""
-    p = g.players[pending[1]]
+    p: Player = g.players[pending[1]]
     hand = p.hand
     if not hand:
         return TAKE_HIT
@@ -323,7 +323,7 @@ def _draw_keep(g: GameState, pending: list) -> list[Move]:
 
 
 def _pick_card(g: GameState, pending: list) -> list[Move]:
-    t = g.players[pending[2]]
+    t: Player = g.players[pending[2]]
     how = pending[3]
     in_play_only = how in IN_PLAY_PICKS  # Whip and Squaw: cards in play only
     moves = [PICK_HAND] if t.hand and not in_play_only else []
@@ -342,7 +342,7 @@ def _pick_card(g: GameState, pending: list) -> list[Move]:
 def _single_pick_card(g: GameState, pending: list) -> Move | None:
     """:func:`_pick_card`'s move when the target has one card to pick (counted, not listed),
     else None."""
-    t = g.players[pending[2]]
+    t: Player = g.players[pending[2]]
     how = pending[3]
     in_play = t.in_play
     n = len(in_play)

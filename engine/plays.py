@@ -63,7 +63,7 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         _BROWN[kind](g, seat, target)
         return
     # Blue cards and weapons stay in play; Jail goes in front of its target.
-    owner = g.players[target] if kind == "jail" else p
+    owner: Player = g.players[target] if kind == "jail" else p
     replaced = None
     if card.color == WEAPON:
         if p.weapon >= 0:
@@ -146,7 +146,7 @@ _BROWN = {
 
 def task_pick_card(g: GameState, task: list) -> None:
     """``["pick_card", seat, target, snatch|knock_off]``: choose which of the target's cards."""
-    t = g.players[task[2]]
+    t: Player = g.players[task[2]]
     if not (g.players[task[1]].alive and t.alive):
         return
     if task[3] in ("whip", "squaw", "squaw_take"):
@@ -162,7 +162,8 @@ def task_pick_card(g: GameState, task: list) -> None:
 
 def resolve_pick_card(g: GameState, pending: list, move: Move) -> None:
     _, seat, target, how = pending
-    p, t = g.players[seat], g.players[target]
+    p: Player = g.players[seat]
+    t: Player = g.players[target]
     if how in ("whip", "squaw", "squaw_take"):
         armed.pick_in_play(g, p, t, move.card, how)  # type: ignore[arg-type]
         return

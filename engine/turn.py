@@ -100,7 +100,7 @@ def _first_in(cards: list[int], among: frozenset[int]) -> int:
 
 
 def task_dynamite(g: GameState, task: list) -> None:
-    p = g.players[task[1]]
+    p: Player = g.players[task[1]]
     if not p.alive or not p.in_play or _DYNAMITES.isdisjoint(p.in_play):
         return
     safe = flip_check(g, p, "dynamite")
@@ -133,7 +133,7 @@ def dynamite_result(g: GameState, seat: int, safe: bool | None, ctx: list) -> No
 
 
 def task_jail(g: GameState, task: list) -> None:
-    p = g.players[task[1]]
+    p: Player = g.players[task[1]]
     if not p.alive or not p.in_play or _JAILS.isdisjoint(p.in_play):
         return
     # No card to flip at all: the Jail holds (rules.md §6).
