@@ -17,6 +17,11 @@ from typing import Any
 
 import pytest
 
+try:
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # pragma: no cover - the tests that click skip without playwright
+    PlaywrightError = Exception  # type: ignore[misc,assignment]
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless",
@@ -176,8 +181,13 @@ when nothing is offered."""
 
 def click_one_move(page: Any) -> bool:
     """Make one move through the page if one is offered: a highlighted card (then its
-    target), else a move button. Returns whether something was clicked."""
-    return _click_next(page) == "clicked"
+    target), else a move button. Returns whether something was clicked: not when the page
+    re-rendered under the click (the element it picked went away), which the caller's loop
+    asks again."""
+    try:
+        return _click_next(page) == "clicked"
+    except PlaywrightError:
+        return False
 
 
 def _click_next(page: Any) -> str:
@@ -204,7 +214,7 @@ def play_until_over(pages: list[Any], timeout: float = 60.0) -> int:
         for p in pages:
             try:
                 outcome = _click_next(p)
-            except Exception:  # noqa: BLE001 — the page re-rendered under the click
+            except PlaywrightError:  # the page re-rendered under the click
                 continue
             clicked += outcome == "clicked"
             over += outcome == "over"
