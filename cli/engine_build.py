@@ -54,14 +54,16 @@ own ``__file__``; ``compiled.py`` is the switch itself). Compiling them would on
 build: gcc's time is most of it."""
 TYPED_MODULES: Final = frozenset(
     {"armed", "armed_legal", "combat", "deck_ops", "elimination", "flow", "legal", "loads",
-     "plays", "table", "turn", "victory"}
+     "plays", "table", "turn", "victory", "rule_bot"}
 )  # fmt: skip
 """The engine's internal modules, compiled with ``annotation_typing``: their ``g: GameState``
 and ``p: Player`` annotations (cimported by each module's .pxd) become C types,
 so attribute reads are struct reads, and ``list`` and ``int`` annotations are checked as such.
 Only the engine calls them, always with exact lists; the public API (``game``, ``views``,
 ``moves``, ``events``) keeps Python's rules for its arguments (a bad argument gets the
-engine's own errors, not Cython's TypeError)."""
+engine's own errors, not Cython's TypeError). And the rule bot's ``rule_bot``, whose helpers'
+``sit: Situation`` arguments become its .pxd's extension type (its public ``RuleBot`` is a
+Python class: annotations of Python classes stay plain objects)."""
 BOT_MODULES: Final = ("card_sense", "inference", "rule_bot", "rule_bot_armed")
 """The rule bot's modules (the ones a rule-bot game spends its time in)."""
 PACKAGES: Final = {"bangarena.engine": "engine", "bangarena.harness.bots": "harness/bots"}

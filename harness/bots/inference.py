@@ -10,7 +10,6 @@ own role; in double_agent, the roles its role lets it know).
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import NamedTuple
 
 from bangarena.engine.roles import DEPUTY, DOUBLE_AGENT, OUTLAW, RENEGADE, SHERIFF
@@ -85,7 +84,7 @@ class Beliefs:
         self._pick_actor = -1
         self._cache: list[dict[str, float]] | None = None
         self._odds: list[tuple[float, float, float, float]] | None = None
-        self._pool: Counter[str] | None = None
+        self._pool: RoleCounts | None = None
         self._frame: _Frame | None = None
 
     def copy(self) -> Beliefs:
@@ -225,13 +224,16 @@ class Beliefs:
                 out[b] += SHERIFF_HINT * w
         return out
 
-    def pool(self) -> Counter[str]:
-        """Roles at the table not yet pinned on any seat."""
+    def pool(self) -> RoleCounts:
+        """Roles at the table not yet pinned on any seat (count per role, in the table's order
+        of roles; a role not in the pool counts 0)."""
         if self._pool is None:
-            pool = Counter(self.roles_at_table)
+            pool: dict[str, int] = {}
+            for r in self.roles_at_table:
+                pool[r] = pool.get(r, 0) + 1
             for r in self.known.values():
-                pool[r] -= 1
-            self._pool = +pool
+                pool[r] = pool.get(r, 0) - 1
+            self._pool = _positive(pool)
         return self._pool
 
     def probabilities(self) -> list[dict[str, float]]:
@@ -281,7 +283,7 @@ class Beliefs:
             )
         return self._frame
 
-    def _unknown_roles(self) -> list[tuple[list[int], Counter[str]]]:
+    def _unknown_roles(self) -> list[tuple[list[int], RoleCounts]]:
         """The unknown seats in groups that share a pool of roles: one group, or for the sheriff
         of double_agent his two named seats (one deputy, one agent) and the rest."""
         known = self.known
@@ -291,14 +293,30 @@ class Beliefs:
         pool = self.pool()
         if self.me == self.sheriff and self.named:
             named = [s for s in self.named if s not in known]
-            named_pool = Counter({DEPUTY: 1, DOUBLE_AGENT: 1})
+            counts = {DEPUTY: 1, DOUBLE_AGENT: 1}
             for s in self.named:
                 if s in known:
-                    named_pool[known[s]] -= 1
-            named_pool = +named_pool
+                    counts[known[s]] = counts.get(known[s], 0) - 1
+            named_pool = _positive(counts)
             rest = [s for s in unknown if s not in named]
-            return [(named, named_pool), (rest, +(pool - named_pool))]
+            left = {r: c - named_pool[r] for r, c in pool.items()}
+            return [(named, named_pool), (rest, _positive(left))]
         return [(unknown, pool)]
+
+
+class RoleCounts(dict):
+    """Roles and how many of each (``collections.Counter``'s reading: a missing role counts 0),
+    as a plain dict: Counter's methods are Python code, even in the compiled build."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> int:
+        return 0
+
+
+def _positive(counts: dict[str, int]) -> RoleCounts:
+    """The roles of ``counts`` with a count above 0, in its order (``+Counter``)."""
+    return RoleCounts({r: c for r, c in counts.items() if c > 0})
 
 
 class _Frame(NamedTuple):
@@ -312,7 +330,7 @@ class _Frame(NamedTuple):
     unknown: list[int]
 
 
-def _posterior(pool: Counter[str], score: float) -> dict[str, float]:
+def _posterior(pool: dict[str, int], score: float) -> dict[str, float]:
     x = score * SLOPE
     x = -4.0 if x < -4.0 else (4.0 if x > 4.0 else x)
     up = math.exp(x)

@@ -1,0 +1,27 @@
+# Compiled build only (docs/speed.md): Beliefs as an extension type, so that its methods read
+# and write their fields as struct members; the odds' arithmetic in C doubles (the same IEEE
+# operations, in the same order, as the pure module's floats). Keep in step with inference.py.
+cimport cython
+
+cdef double SLOPE
+
+cdef class Beliefs:
+    cdef public object me
+    cdef public object n
+    cdef public object sheriff
+    cdef public list roles_at_table
+    cdef public dict known
+    cdef public list named
+    cdef public list alive
+    cdef public dict acts
+    cdef public object version
+    cdef public object _pick_actor
+    cdef public object _cache
+    cdef public object _odds
+    cdef public object _pool
+    cdef public object _frame
+
+@cython.locals(x=cython.double, up=cython.double, total=cython.double, w=cython.double,
+               wo=cython.double, wa=cython.double, wd=cython.double, wr=cython.double,
+               ws=cython.double, c=cython.double)
+cpdef tuple _odds(tuple items, double score)
