@@ -5,6 +5,7 @@ cimport cython
 
 cdef double SLOPE
 
+@cython.final
 cdef class Beliefs:
     cdef public object me
     cdef public object n
@@ -20,6 +21,17 @@ cdef class Beliefs:
     cdef public object _odds
     cdef public object _pool
     cdef public object _frame
+
+    # What the methods call on themselves, as C calls (no bound method per call); final: no
+    # subclass overrides them.
+    cpdef _changed(self)
+    cpdef _learnt(self)
+    cpdef _act(self, a, b, w)
+    cpdef _removed(self, actor, victim, card)
+    cpdef list scores(self)
+    cpdef pool(self)
+    cpdef _known_frame(self)
+    cpdef list _unknown_roles(self)
 
 @cython.locals(x=cython.double, up=cython.double, total=cython.double, w=cython.double,
                wo=cython.double, wa=cython.double, wd=cython.double, wr=cython.double,
