@@ -104,7 +104,7 @@ def play_random_game(
         final = state_to_dict(game.state)  # the final state's JSON form, built once
         again = replay(config, seed, game.history)
         # The canonical JSON that Game.state_hash hashes, compared whole (no hash needed).
-        if _canonical(state_to_dict(again.state)) != _canonical(final):
+        if not _same_json(state_to_dict(again.state), final):
             violations.append("replay from (config, seed, moves) gave a different state hash")
         violations += _roundtrip(game, final)
     g = game.state
@@ -123,6 +123,16 @@ def _roundtrip(game: Game, d: dict[str, Any] | None = None, with_log: bool = Tru
 def _canonical(d: dict[str, Any]) -> str:
     """The canonical JSON of a state's form, as :meth:`Game.state_hash` serializes it."""
     return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+
+def _same_json(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two states' forms have the same canonical JSON (the same state hash). Equal
+    JSON in insertion order implies equal canonical JSON, and pydantic-core writes it at a
+    quarter of the cost of the sorted ``json.dumps`` (a third of a game's replay check); only
+    forms that differ in it are compared canonically (key order is not part of the hash)."""
+    from pydantic_core import to_json  # here: it takes ~0.1 s to import, the engine none
+
+    return to_json(a) == to_json(b) or _canonical(a) == _canonical(b)
 
 
 def run_games(

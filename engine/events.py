@@ -535,4 +535,4 @@ def event_from_dict(d: dict[str, Any]) -> Event:
     """Rebuild a full event from :func:`event_dict` (``full=True``) output."""
     cls = EVENT_BY_KIND[d["kind"]]
     kwargs = {k: d[k] for k in _FIELDS[cls]}
-    return cls(private_to=d.get("private_to"), **kwargs)
+    return cls.make(private_to=d.get("private_to"), **kwargs)

@@ -194,6 +194,11 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
 
 
 def _copy(v: Any) -> Any:
+    """A copy of ``v``'s lists, at every depth (the state's other values are immutable)."""
     if isinstance(v, list):
-        return [_copy(x) for x in v]
+        # Most lists hold ints (the deck, hands): one scan and a slice, not a call per item.
+        for x in v:
+            if isinstance(x, list):
+                return [_copy(x) for x in v]
+        return v[:]
     return v
