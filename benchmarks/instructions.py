@@ -10,6 +10,10 @@ and the warm-up cancel out. Workloads:
   ``benchmarks/engine_vs_openspiel.py`` (legal moves, a random one, ``apply_fast``), under the
   collector settings ``bangarena simulate`` plays its batches with (``batch_gc``);
 - ``bots``: rule bots in every seat, ``benchmarks/bot_speed.py``'s loop (the game's decisions);
+- ``service``: the seat service's own work per remote decision (a poll and a move), in one
+  process and without HTTP: ``benchmarks/service_decisions.py``'s matches of five remote seats
+  (``--seats`` does not apply; "games" are matches). Tokens and match ids are random, so two
+  runs differ by a few hundred instructions per decision;
 - ``hearts``: OpenSpiel's C++ hearts through ``pyspiel``, random playouts as in
   ``engine_vs_openspiel.py`` (only the players' decisions are counted; the deal's chance nodes
   are part of the cost).
@@ -37,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WORKLOADS = ("random", "bots", "hearts")
+WORKLOADS = ("random", "bots", "service", "hearts")
 
 
 def play(workload: str, games: int, seats: int) -> int:
@@ -51,6 +55,11 @@ def play(workload: str, games: int, seats: int) -> int:
         game = pyspiel.load_game("hearts")
         rnd = random.Random(0)
         return sum(spiel_playout(game, rnd) for _ in range(games))
+    if workload == "service":
+        sys.path.insert(0, str(HERE))
+        from service_decisions import decisions_in_process
+
+        return decisions_in_process(games)
     from bangarena.engine import GameConfig, new_game
     from bangarena.harness.simulate import batch_gc
 
@@ -127,7 +136,7 @@ def main() -> None:
     if unknown := set(workloads) - set(WORKLOADS):
         ap.error(f"unknown workloads {sorted(unknown)}; known: {', '.join(WORKLOADS)}")
     builds = ("pure", "compiled") if args.build == "both" else (args.build,)
-    default_games = {"random": 40, "bots": 8, "hearts": 50}
+    default_games = {"random": 40, "bots": 8, "service": 6, "hearts": 50}
     rows: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bangarena-instructions-") as name:
         tmp = Path(name)

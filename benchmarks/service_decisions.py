@@ -68,11 +68,17 @@ def time_parts() -> dict[str, float]:
     return spent
 
 
-async def play(matches: int, tables: int, db: str) -> tuple[int, float]:
-    """Play ``matches`` five-remote-seat matches, ``tables`` at once; (decisions, CPU s)."""
-    app = create_app(
+def service_app(db: str) -> Any:
+    """The service's app as the benchmark runs it: no storing, no extensions."""
+    return create_app(
         ServiceSettings(db_url=db, store_matches=False, admin_token="a" * 43), extensions=[]
     )
+
+
+async def play(matches: int, tables: int, db: str, app: Any = None) -> tuple[int, float]:
+    """Play ``matches`` five-remote-seat matches, ``tables`` at once, on ``app`` (a new one
+    by default); (decisions, CPU s)."""
+    app = service_app(db) if app is None else app
     registry = app.state.service.registry
     rng = random.Random(5)
     decisions = 0
@@ -115,6 +121,21 @@ async def play(matches: int, tables: int, db: str) -> tuple[int, float]:
     cpu = time.process_time()
     await asyncio.gather(*(one(k, gate) for k in range(matches)))
     return decisions, time.process_time() - cpu
+
+
+_APP: list[Any] = []
+"""The app of :func:`decisions_in_process` and its folder, made at the first call."""
+
+
+def decisions_in_process(matches: int, tables: int = 13) -> int:
+    """Play ``matches`` matches as :func:`main` does, without timers, on one app for the whole
+    process (its creation belongs to the warm-up); returns the decisions
+    (``benchmarks/instructions.py``'s ``service`` workload)."""
+    if not _APP:
+        tmp = tempfile.TemporaryDirectory(prefix="bangarena-decisions-")
+        _APP.extend((tmp, service_app(f"{tmp.name}/live.db")))
+    decisions, _ = asyncio.run(play(matches, tables, "", _APP[1]))
+    return decisions
 
 
 def main(argv: list[str] | None = None) -> int:

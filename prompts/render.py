@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bangarena.engine import Decision, Move, SeatView
 from bangarena.engine.cards import KIND_BY_ID
@@ -355,7 +355,20 @@ def render_turn(
     ids = ctx["ids"]
     ctx["moves"] = [f"{i}: {d}" for i, d in zip(ids, ctx.pop("move_texts"), strict=True)]
     ctx["ids"] = ", ".join(ids)
-    return _template("turn.j2").render(ctx)
+    return _render_shared(_template("turn.j2"), ctx)
+
+
+def _render_shared(template: jinja2.Template, ctx: dict[str, Any]) -> str:
+    """``template.render(ctx)`` for a template that reads only ``ctx`` (no globals): jinja's
+    shared context skips merging the environment's globals into a new dict at every call,
+    40 % of a turn's render (every decision of every model seat and remote agent renders one;
+    tests/test_prompts.py checks the text equals ``render``'s)."""
+    env = template.environment
+    try:
+        return env.concat(template.root_render_func(template.new_context(ctx, shared=True)))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - as render does: jinja rewrites the traceback to the template's lines
+        env.handle_exception()
+        raise  # pragma: no cover - handle_exception always raises
 
 
 def render_feedback(kind: str, move: str | None, legal_ids: Sequence[str], lang: str = "en") -> str:

@@ -226,3 +226,34 @@ def test_shared_event_lines_equal_fresh_ones_and_stay_bounded(monkeypatch) -> No
                 seen += 1
         assert len(ev._LINES) <= 64
     assert seen > 64  # the cap was reached and entries were dropped
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_turn_prompts_render_as_jinja_render_does(lang: str) -> None:
+    """The turn template rendered on a shared context gives the text of ``Template.render``,
+    and a template error is still jinja's own, pointing at the template."""
+    import jinja2
+
+    from bangarena.prompts import render as render_module
+
+    template = render_module._template("turn.j2")
+    plain: list[str] = []
+    real_shared = render_module._render_shared
+
+    def both(t: jinja2.Template, ctx: dict) -> str:
+        plain.append(t.render(dict(ctx)))
+        return real_shared(t, ctx)
+
+    for game, cursors in random_game(6, "classic", 11):
+        decision = game.decision
+        seat = decision.seat
+        view = game.view(seat, since=cursors[seat])
+        cursors[seat] = view.cursor
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(render_module, "_render_shared", both)
+            got = render_turn(view, decision, PromptMemory(), lang)
+        assert got == plain[-1]
+    assert len(plain) > 50
+    with pytest.raises(jinja2.UndefinedError) as err:
+        render_module._render_shared(template, {"header": "x"})
+    assert any(tb.name == "top-level template code" for tb in err.traceback)
