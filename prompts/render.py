@@ -364,9 +364,10 @@ def _render_shared(template: jinja2.Template, ctx: dict[str, Any]) -> str:
     40 % of a turn's render (every decision of every model seat and remote agent renders one;
     tests/test_prompts.py checks the text equals ``render``'s)."""
     env = template.environment
+    context = template.new_context(ctx, shared=True)
     try:
-        return env.concat(template.root_render_func(template.new_context(ctx, shared=True)))  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - as render does: jinja rewrites the traceback to the template's lines
+        return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - as render does: the traceback points at the template
         env.handle_exception()
         raise  # pragma: no cover - handle_exception always raises
 
