@@ -109,18 +109,22 @@ async def test_human_seat_reads_numbers_and_ids_without_blocking_the_loop() -> N
     ticks = 0
 
     async def ticker() -> None:
+        # The person types only after the loop has ticked (counted, not timed: a loaded
+        # machine stretches every sleep), so an answer proves the loop ran meanwhile.
         nonlocal ticks
         while True:
             await asyncio.sleep(0.01)
             ticks += 1
+            if ticks == 5:
+                pipe.type("nonsense")
+            elif ticks == 8:
+                pipe.type("2")
 
     tick = asyncio.create_task(ticker())
-    asyncio.get_running_loop().call_later(0.15, pipe.type, "nonsense")
-    asyncio.get_running_loop().call_later(0.2, pipe.type, "2")
     ans = await seat.decide(game.view(d.seat), d, Deadline(5))
     tick.cancel()
     assert ans.move_id == d.ids[1]
-    assert ticks >= 5  # the loop kept running while the person was thinking
+    assert ticks >= 8  # the loop kept running while the person was thinking
     text = out.getvalue()
     assert " 2. " in text and d.ids[1] in text and "not 1–" in text
     game.apply(d.seat, ans.move_id)
