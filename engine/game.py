@@ -50,7 +50,7 @@ from .roles import (
     SHERIFF_LIFE_BONUS,
     roles_for,
 )
-from .state import GameState, Player, state_from_dict, state_to_dict
+from .state import GameState, new_player, new_state, state_from_dict, state_to_dict
 from .version import ENGINE_VERSION, rules_version
 from .views import DecisionInfo, SeatView, build_view, decision_context
 
@@ -399,10 +399,8 @@ def new_game(config: GameConfig, seed: int) -> Game:
         life = ch.old_classic_life if mode == OLD_CLASSIC else ch.life
         if seat == sheriff:
             life += OLD_CLASSIC_SHERIFF_LIFE_BONUS if mode == OLD_CLASSIC else SHERIFF_LIFE_BONUS[n]
-        players.append(Player(seat, roles[seat], ch.id, life, life))
-    g = GameState(
-        n, mode, config.max_rounds, seed, players, deck, [], streams, sheriff, known=[0] * size
-    )
+        players.append(new_player(seat, roles[seat], ch.id, life, life))
+    g = new_state(n, mode, config.max_rounds, seed, players, deck, streams, sheriff, [0] * size)
     if config.expansions:
         start_expansions(g, config.expansions)
     g.log.append(

@@ -4,13 +4,19 @@
 # masks compute, so both builds draw the same numbers.
 cimport cython
 
+@cython.locals(h=cython.ulonglong, z=cython.ulonglong, ch=cython.ulonglong,
+               golden=cython.ulonglong, m1=cython.ulonglong, m2=cython.ulonglong,
+               mask=cython.ulonglong)
+cpdef stream_seed(seed, purpose)
+
 @cython.locals(state=cython.ulonglong, z=cython.ulonglong, limit=cython.ulonglong,
                golden=cython.ulonglong, m1=cython.ulonglong, m2=cython.ulonglong,
                mask=cython.ulonglong)
 cpdef below(states, slot, n)
 
+# items: a list (every caller's), indexed as one: no generic item access per swap
 @cython.locals(state=cython.ulonglong, z=cython.ulonglong, limit=cython.ulonglong,
                golden=cython.ulonglong, m1=cython.ulonglong, m2=cython.ulonglong,
                mask=cython.ulonglong, n=cython.Py_ssize_t, i=cython.Py_ssize_t,
                j=cython.Py_ssize_t, limits=list)
-cpdef shuffle(states, slot, items)
+cpdef shuffle(states, slot, list items)

@@ -1,6 +1,8 @@
 # Compiled build only (docs/speed.md): Player and GameState as extension types whose fields
 # are struct members, read and written as such by the typed modules. Keep in step with
 # state.py's fields: CI's compiled job plays 1,000 games on both builds and compares them.
+cimport cython
+
 cdef class Player:
     cdef public object seat
     cdef public str role
@@ -50,3 +52,10 @@ cdef class GameState:
     cdef public object bell
     cdef public list picks
     cdef public dict memo
+
+# The deal's constructors set their object's fields as struct members.
+@cython.locals(q=Player)
+cpdef new_player(seat, role, character, life, max_life)
+
+@cython.locals(c=GameState)
+cpdef new_state(seats, mode, max_rounds, seed, players, deck, rng, sheriff, known)

@@ -7,7 +7,7 @@ import random
 from dataclasses import fields
 
 from bangarena.engine import GameConfig, new_game, replay
-from bangarena.engine.state import GameState, Player
+from bangarena.engine.state import GameState, Player, new_player, new_state
 
 AD = ("armed_dangerous",)
 
@@ -67,3 +67,28 @@ def test_a_clone_plays_on_as_a_replay_of_the_game() -> None:
                 moves = g.legal_moves
                 g.apply_fast(moves[rnd.randrange(len(moves))])
         assert twin.state_hash() == fresh.state_hash()
+
+
+def _every_field(obj: object) -> dict[str, object]:
+    """Every field's value, ``compare=False`` ones included (an unset slot raises)."""
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}  # type: ignore[arg-type]
+
+
+def test_the_deals_slot_by_slot_constructors_equal_the_dataclasses() -> None:
+    # new_player and new_state stand for the dataclass constructor in new_game (its compiled
+    # __init__ imports a module per default-factory field): same fields, same defaults, and no
+    # default list shared between two objects.
+    a, b = (
+        new_player(2, "outlaw", "willy_the_kid", 4, 4),
+        new_player(3, "deputy", "jourdonnais", 4, 4),
+    )
+    ref = Player(2, "outlaw", "willy_the_kid", 4, 4)
+    assert _every_field(a) == _every_field(ref)
+    assert not {id(x) for x in _lists(a)} & {id(x) for x in _lists(b)}
+    players, deck, streams, known = [a, b], [5, 6, 7], [1, 2, 3, 4], [0] * 80
+    s = new_state(4, "classic", 0, 9, players, deck, streams, 1, known)
+    ref_state = GameState(4, "classic", 0, 9, players, deck, [], streams, 1, known=known)
+    assert _every_field(s) == _every_field(ref_state)
+    t = new_state(4, "classic", 0, 9, [], [], [], 1, [])
+    shared = {id(x) for x in _lists(s)} & {id(x) for x in _lists(t)}
+    assert not shared
