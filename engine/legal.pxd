@@ -8,7 +8,7 @@ cdef Py_ssize_t _PLAIN, _SHOT, _RICOCHET, _CANTEEN, _SNATCH, _KNOCK_OFF, _DUEL, 
 cdef tuple _CAT_AT, _ORDER_OF, _UNTARGETED_AT, _CARDS_AT, _AS_SHOT_AT, _KIND_AT, _DISCARD_OF
 
 @cython.locals(p=Player, q=Player, o=Py_ssize_t, cat=Py_ssize_t, seat=Py_ssize_t,
-               s=Py_ssize_t, rng=Py_ssize_t)
+               s=Py_ssize_t, rng=Py_ssize_t, c=Py_ssize_t)
 cpdef list _play(GameState g, list pending)
 
 # the kinds' table orders are below 64 (44 with the expansion): a bit set in a C integer
