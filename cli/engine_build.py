@@ -93,6 +93,34 @@ def drop_slots(source: str, declarations: str) -> str:
     return source
 
 
+# Cython 3.3's string ``==`` and ``!=`` (``__Pyx_PyObject_CompareStrStrBool{Eq,Ne}``) call
+# ``PyUnicode_Compare`` before Python 3.14: a full ordering comparison with no identity or
+# length test, ~90 instructions where the interpreter's own ``==`` on two strings takes ~15.
+# Its 3.14 branch calls ``PyUnicode_Equal``, which CPython 3.11 and 3.12 export as
+# ``_PyUnicode_Equal`` (identity, then length and kind, then memcmp): the build takes that
+# branch there too. The engine compares card kinds, task names and characters as strings
+# about ten times a decision.
+_STR_EQUAL_BRANCH: Final = (
+    "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000\n    int result = PyUnicode_Equal(s1, s2);\n"
+)
+_STR_EQUAL_FAST: Final = (
+    "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000 || "
+    "(CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030d0000)\n"
+    "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000\n"
+    "    int result = PyUnicode_Equal(s1, s2);\n"
+    "    #else\n"
+    "    int result = _PyUnicode_Equal(s1, s2);  /* bangarena: cli/engine_build.py */\n"
+    "    #endif\n"
+)
+
+
+def fast_str_equality(c_source: str) -> tuple[str, int]:
+    """Cython's generated C with its string equality tests on ``_PyUnicode_Equal`` (see
+    ``_STR_EQUAL_BRANCH``); returns the new text and how many tests changed. A Cython whose
+    helpers read otherwise is left as it is (0 changed): the build stays correct, only slower."""
+    return c_source.replace(_STR_EQUAL_BRANCH, _STR_EQUAL_FAST), c_source.count(_STR_EQUAL_BRANCH)
+
+
 def module_plan(root: Path, bots: bool = True) -> dict[str, list[str]]:
     """The modules to compile per package (names without ``.py``) that exist on disk."""
     plan = {
@@ -187,6 +215,14 @@ def compile_build(
                     quiet=quiet,
                     force=True,
                 )
+        str_tests = 0
+        for module in modules:
+            for c_file in module.sources:
+                path = Path(c_file)
+                if path.suffix == ".c":
+                    text, n = fast_str_equality(path.read_text(encoding="utf-8"))
+                    path.write_text(text, encoding="utf-8")
+                    str_tests += n
         dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
         cmd = dist.get_command_obj("build_ext")
         cmd.build_lib = str(staging / "lib")  # type: ignore[attr-defined]
@@ -214,6 +250,7 @@ def compile_build(
             "directives": dict(COMPILER_DIRECTIVES),
             "typed_modules": sorted(e.name for e in typed),
             "cflags": cflags,
+            "fast_str_equality": str_tests,
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "packages": {
                 p: {"modules": d, "declarations": declarations[p]} for p, d in digests.items()

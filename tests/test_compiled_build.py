@@ -26,6 +26,7 @@ from bangarena.cli.engine_build import (
     ENGINE_MODULES,
     TYPED_MODULES,
     drop_slots,
+    fast_str_equality,
     module_plan,
 )
 from bangarena.engine.compiled import (
@@ -132,6 +133,45 @@ def test_the_build_drops_slots_only_for_the_cdef_classes_of_the_pxd() -> None:
     assert "@dataclass(kw_only=True)\nclass Event:" in out
     assert "@dataclass(slots=True)\nclass PlayerView:" in out  # not declared: left as it is
     assert drop_slots(source, "") == source
+
+
+# Cython 3.3's string equality helper as it generates it (Optimize.c's PyObjectCompare).
+CYTHON_STR_EQ = """static CYTHON_INLINE int __Pyx_PyObject_CompareStrStrBoolEq(PyObject* s1, PyObject* s2) {
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000
+    int result = PyUnicode_Equal(s1, s2);
+    #if !CYTHON_COMPILING_IN_CPYTHON
+    if (unlikely(result == -1)) return -1;
+    #endif
+    if (result == 0) goto __pyx_return_false; else goto __pyx_return_true;
+    #else
+    int result = PyUnicode_Compare(s1, s2);
+    if (unlikely((result == -1) && PyErr_Occurred())) return -1;
+    if (result == 0) goto __pyx_return_true; else goto __pyx_return_false;
+    #endif
+"""
+
+
+def test_the_build_takes_the_equality_branch_of_cythons_string_comparisons() -> None:
+    out, n = fast_str_equality(CYTHON_STR_EQ + CYTHON_STR_EQ.replace("BoolEq", "BoolNe"))
+    assert n == 2
+    assert out.count("int result = _PyUnicode_Equal(s1, s2);") == 2
+    assert out.count("PY_VERSION_HEX < 0x030d0000") == 2  # 3.13 has no public one: as it was
+    assert out.count("int result = PyUnicode_Equal(s1, s2);") == 2  # 3.14's own, kept
+    assert out.count("int result = PyUnicode_Compare(s1, s2);") == 2  # 3.13's, kept
+    other = CYTHON_STR_EQ.replace("PyUnicode_Equal", "PyUnicode_Eq")
+    assert fast_str_equality(other) == (other, 0)  # another Cython: left alone
+
+
+def test_the_installed_cython_still_writes_the_helper_the_build_rewrites(tmp_path: Path) -> None:
+    # A Cython upgrade that changes the helper would leave the build correct but slower: this
+    # says so (the build's manifest counts the rewritten tests too).
+    pytest.importorskip("Cython")
+    src = tmp_path / "cmp.py"
+    src.write_text("def same(a, b):\n    return a == b, a != b\n", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "cython", "-3", str(src)], check=True, capture_output=True
+    )
+    assert fast_str_equality((tmp_path / "cmp.c").read_text(encoding="utf-8"))[1] >= 2
 
 
 def test_a_fresh_manifest_without_its_modules_is_refused(
