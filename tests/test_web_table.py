@@ -511,7 +511,9 @@ def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     page.click("#btn-focus")
     assert page.evaluate("document.body.classList.contains('focus')")
     assert page.locator("#log-box").is_hidden()
-    ana.close()
+    # The bots play on after Ana's move, on a random deal: her game can end meanwhile (she is
+    # eliminated, or the game is over), and a poll is then answered 410, which the browser logs
+    ana.close(allow=("the server responded with a status of 410",))
 
 
 def test_the_language_switch_changes_the_interface_and_the_card_texts(svc, browser) -> None:
