@@ -96,16 +96,16 @@ def drop_slots(source: str, declarations: str) -> str:
 # Cython 3.3's string ``==`` and ``!=`` (``__Pyx_PyObject_CompareStrStrBool{Eq,Ne}``) call
 # ``PyUnicode_Compare`` before Python 3.14: a full ordering comparison with no identity or
 # length test, ~90 instructions where the interpreter's own ``==`` on two strings takes ~15.
-# Its 3.14 branch calls ``PyUnicode_Equal``, which CPython 3.11 and 3.12 export as
-# ``_PyUnicode_Equal`` (identity, then length and kind, then memcmp): the build takes that
-# branch there too. The engine compares card kinds, task names and characters as strings
+# Its 3.14 branch calls ``PyUnicode_Equal``, which CPython 3.11's public headers declare as
+# ``_PyUnicode_Equal`` (identity, then length and kind, then memcmp; 3.12 moved it out of
+# them): the build takes that branch on 3.11 too. The engine compares card kinds, task names and characters as strings
 # about ten times a decision.
 _STR_EQUAL_BRANCH: Final = (
     "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000\n    int result = PyUnicode_Equal(s1, s2);\n"
 )
 _STR_EQUAL_FAST: Final = (
     "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000 || "
-    "(CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030d0000)\n"
+    "(CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030c0000)\n"
     "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000\n"
     "    int result = PyUnicode_Equal(s1, s2);\n"
     "    #else\n"

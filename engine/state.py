@@ -145,7 +145,7 @@ def new_player(seat: int, role: str, character: str, life: int, max_life: int) -
     """``Player(seat, role, character, life, max_life)``, every other field at its default,
     set slot by slot: in the compiled build the dataclass ``__init__`` imports the
     ``dataclasses`` module once per default-factory field (Cython 3.3), ~2,400 instructions
-    each, and a deal makes seven players (test_engine_clone.py compares the two)."""
+    each, and a deal makes one per seat (test_engine_clone.py compares the two)."""
     q = Player.__new__(Player)
     q.seat = seat
     q.role = role
