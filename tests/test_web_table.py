@@ -360,7 +360,9 @@ def test_a_timeout_plays_the_autopilot_and_a_late_move_is_refused(svc, browser) 
     else:
         pytest.fail("three deals in a row ended Ana's game with the autopilot's move")
     assert "autopilot" in page.inner_text("#log")
-    ana.close(allow=("409",))
+    # 409 is the late move's answer; 410 is the contract's answer to the moves and polls of a
+    # deal the loop left because Ana's game had ended (the page logs both as failed loads)
+    ana.close(allow=("status of 409", "status of 410"))
 
 
 def test_bad_input_says_so_on_the_page_and_the_game_goes_on(svc, browser) -> None:
