@@ -249,16 +249,21 @@ def batch_gc() -> Iterator[None]:
     A batch allocates millions of short-lived, acyclic objects (views, event forms, move lists)
     that reference counting frees at once; the collector's frequent young-generation passes find
     nothing and cost ~4 % of a rule-bot batch. Objects from before the batch are frozen, and the
-    thresholds are restored afterwards.
+    thresholds are restored afterwards. What the process had frozen before (``bangarena serve``
+    freezes its heap at start, and its A2A evaluator runs suites) stays frozen: the collector
+    has one permanent generation, and unfreezing it would hand the server's whole heap back to
+    the full collections it was taken from.
     """
     old = gc.get_threshold()
+    frozen_before = gc.get_freeze_count() > 0
     gc.freeze()
     gc.set_threshold(100_000, 50, 50)
     try:
         yield
     finally:
         gc.set_threshold(*old)
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 def _shot_at(moves: tuple, seat: int) -> bool:
