@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import Event, event_dict, event_from_dict
+from .events import Event, event_from_dict, log_dicts
 
 PUBLIC_BIT = 1 << 8  # bit of the card-knowledge mask meaning "known to everyone"
 
@@ -244,7 +244,7 @@ def state_to_dict(g: GameState, with_log: bool = True) -> dict[str, Any]:
     if g.picks:
         d["picks"] = g.picks[:]
     if with_log:
-        d["log"] = [event_dict(e, None, full=True) for e in g.log]
+        d["log"] = log_dicts(g.log)
     return d
 
 
