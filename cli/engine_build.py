@@ -98,8 +98,8 @@ def drop_slots(source: str, declarations: str) -> str:
 # length test, ~90 instructions where the interpreter's own ``==`` on two strings takes ~15.
 # Its 3.14 branch calls ``PyUnicode_Equal``, which CPython 3.11's public headers declare as
 # ``_PyUnicode_Equal`` (identity, then length and kind, then memcmp; 3.12 moved it out of
-# them): the build takes that branch on 3.11 too. The engine compares card kinds, task names and characters as strings
-# about ten times a decision.
+# them): the build takes that branch on 3.11 too. The engine compares card kinds, task names
+# and characters as strings about ten times a decision.
 _STR_EQUAL_BRANCH: Final = (
     "    #if __PYX_LIMITED_VERSION_HEX >= 0x030e0000\n    int result = PyUnicode_Equal(s1, s2);\n"
 )
@@ -221,7 +221,8 @@ def compile_build(
                 path = Path(c_file)
                 if path.suffix == ".c":
                     text, n = fast_str_equality(path.read_text(encoding="utf-8"))
-                    path.write_text(text, encoding="utf-8")
+                    if n:
+                        path.write_text(text, encoding="utf-8")
                     str_tests += n
         dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
         cmd = dist.get_command_obj("build_ext")
