@@ -19,4 +19,6 @@ cpdef below(states, slot, n)
                golden=cython.ulonglong, m1=cython.ulonglong, m2=cython.ulonglong,
                mask=cython.ulonglong, n=cython.Py_ssize_t, i=cython.Py_ssize_t,
                j=cython.Py_ssize_t, limits=list)
+cpdef _shuffle_one_by_one(states, slot, list items)
+
 cpdef shuffle(states, slot, list items)

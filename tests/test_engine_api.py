@@ -164,3 +164,39 @@ def test_shuffle_is_fisher_yates_over_the_stream_draws() -> None:
             j = rng.below(ref_states, 1, i + 1)
             ref[i], ref[j] = ref[j], ref[i]
         assert items == ref and states == ref_states
+
+
+def test_shuffle_side_by_side_draws_equal_the_one_by_one_loop(monkeypatch) -> None:
+    """The pure build draws a shuffle's numbers side by side in one big int: the same items and
+    stream state as the draw-by-draw loop, for seeds over the whole 64-bit range."""
+    import random
+
+    from bangarena.engine import rng
+
+    rnd = random.Random(17)
+    for _ in range(300):
+        n = rnd.randint(0, 130)
+        states = [rnd.getrandbits(64) for _ in range(4)]
+        a, b = list(range(n)), list(range(n))
+        sa, sb = list(states), list(states)
+        rng.shuffle(sa, 2, a)
+        rng._shuffle_one_by_one(sb, 2, b)
+        assert a == b and sa == sb
+
+
+def test_shuffle_side_by_side_falls_back_on_a_rejected_lane(monkeypatch) -> None:
+    """A lane that would be rejected sends the shuffle back to the draw-by-draw loop (here
+    every lane, by a bound of -1: a real rejection has a chance of ~n/2**64)."""
+    from bangarena.engine import rng
+
+    if not rng._PACKED:
+        pytest.skip("the compiled build draws one by one (C arithmetic)")
+    tables = rng._packed_tables(12)
+    monkeypatch.setitem(rng._PACKED_TABLES, 12, (*tables[:3], -1, tables[4]))
+    calls = []
+    one_by_one = rng._shuffle_one_by_one
+    monkeypatch.setattr(rng, "_shuffle_one_by_one", lambda *a: calls.append(1) or one_by_one(*a))
+    a, b, sa, sb = list(range(12)), list(range(12)), [5, 6], [5, 6]
+    rng._shuffle_packed(sa, 1, a)
+    one_by_one(sb, 1, b)
+    assert calls == [1] and a == b and sa == sb
