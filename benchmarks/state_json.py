@@ -49,7 +49,9 @@ def main() -> None:
     forms = [state_to_dict(g.state) for g in games]
     events = sum(len(g.state.log) for g in games) / len(games)
     print(f"{args.games} final states of {args.seats}-seat games, {events:.0f} events each:")
-    print(f"  state_to_dict    {best_ms(lambda g: state_to_dict(g.state), games, args.repeat):.3f} ms")
+    print(
+        f"  state_to_dict    {best_ms(lambda g: state_to_dict(g.state), games, args.repeat):.3f} ms"
+    )
     print(f"  state_from_dict  {best_ms(state_from_dict, forms, args.repeat):.3f} ms")
     print(f"  Game.state_hash  {best_ms(lambda g: g.state_hash(), games, args.repeat):.3f} ms")
     cells = [GameConfig(seats=n, mode=m) for n in range(4, 9) for m in MODES]

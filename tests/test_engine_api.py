@@ -166,7 +166,7 @@ def test_shuffle_is_fisher_yates_over_the_stream_draws() -> None:
         assert items == ref and states == ref_states
 
 
-def test_shuffle_side_by_side_draws_equal_the_one_by_one_loop(monkeypatch) -> None:
+def test_shuffle_side_by_side_draws_equal_the_one_by_one_loop() -> None:
     """The pure build draws a shuffle's numbers side by side in one big int: the same items and
     stream state as the draw-by-draw loop, for seeds over the whole 64-bit range."""
     import random
