@@ -83,6 +83,7 @@ def _limits(size: int) -> list[int]:
 def shuffle(states: list[int], slot: int, items: list) -> None:
     """Fisher–Yates shuffle of ``items`` in place with stream ``slot``: the same draws as
     :func:`below` for each position, inlined (a game shuffles a few hundred times)."""
+    # Below five items the side-by-side draws' fixed cost (the tables, the unpack) is not repaid
     if _PACKED and len(items) > 4:
         _shuffle_packed(states, slot, items)
     else:
