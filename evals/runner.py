@@ -482,10 +482,9 @@ async def _drive(
                 # Every batch that finished while the last write ran goes in one transaction
                 # (one commit, one statement per table): with the local backend's one-match
                 # batches the writes group themselves as the run speeds up.
-                await _store_batches(store, writer, loop, results, budget, breakers, view, result)
-                for batch_result in results:
-                    for outcome in batch_result.outcomes:
-                        observer.stored(view, outcome)
+                await _store_batches(
+                    store, writer, loop, results, budget, breakers, view, result, observer
+                )
             now = time.monotonic()
             if finished or now - last_tick >= TICK_S:
                 last_tick = now
@@ -547,8 +546,11 @@ async def _store_batches(
     breakers: CircuitBreakers,
     view: RunView,
     result: RunResult,
+    observer: RunObserver,
 ) -> None:
-    """Write the batches' matches (on the writer thread, so the loop plays on meanwhile)."""
+    """Write the batches' matches (on the writer thread, so the loop plays on meanwhile), then
+    count them one by one, telling the observer after each: its counts then move one match at a
+    time even when several matches were written in one transaction."""
     for batch in batches:
         if batch.tally is not None:
             view.tally.merge(batch.tally)
@@ -560,21 +562,27 @@ async def _store_batches(
     for o in outcomes:
         o.prepared = None  # stored: a long run must not hold every match's rows
         result.outcomes.append(o)
-        if o.status == "error":
-            (result.errors if o.error_kind == "engine" else result.setup_errors).append(
-                f"match {o.key}: {o.reason}"
-            )
-            view.errors += 1
-            continue
-        budget.add_stored(o.cost_usd, o.tokens)
-        result.matches_run_now += 1
-        if o.status == "void":
-            result.matches_void += 1
-            view.void_now += 1
-            if o.reason:
-                result.void_reasons.append(f"match {o.key}: {o.reason}")
-        else:
-            view.done_now += 1
+        _count(o, budget, view, result)
+        observer.stored(view, o)
+
+
+def _count(o: MatchOutcome, budget: BudgetState, view: RunView, result: RunResult) -> None:
+    """Add one stored match to the run's counts and the budget."""
+    if o.status == "error":
+        (result.errors if o.error_kind == "engine" else result.setup_errors).append(
+            f"match {o.key}: {o.reason}"
+        )
+        view.errors += 1
+        return
+    budget.add_stored(o.cost_usd, o.tokens)
+    result.matches_run_now += 1
+    if o.status == "void":
+        result.matches_void += 1
+        view.void_now += 1
+        if o.reason:
+            result.void_reasons.append(f"match {o.key}: {o.reason}")
+    else:
+        view.done_now += 1
 
 
 def _write_all(store: Store, prepared: list[Any]) -> None:

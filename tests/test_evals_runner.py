@@ -41,10 +41,14 @@ def write_suite(tmp_path: Path, text: str = RUNNER_SUITE, name: str = "runner.to
 def test_a_suite_runs_to_the_end_and_a_rerun_plays_nothing(store_url: str) -> None:  # noqa: F811
     suite = runner_suite()
     ticks: list[int] = []
+    stored: list[tuple[int, str]] = []
 
     class Watch(RunObserver):
         def tick(self, view) -> None:  # noqa: ANN001
             ticks.append(view.done_now)
+
+        def stored(self, view, outcome) -> None:  # noqa: ANN001
+            stored.append((view.finished_now, outcome.key))
 
     first = run(suite, store_url, Watch())
     assert first.exit_code == 0 and first.complete
@@ -52,6 +56,10 @@ def test_a_suite_runs_to_the_end_and_a_rerun_plays_nothing(store_url: str) -> No
     assert (first.matches_planned, first.matches_done, first.matches_run_now) == (16, 16, 16)
     assert first.stopped is None and first.breakers == []
     assert ticks and ticks[-1] == 16
+    # One call per match, and the counts move one match at a time even when several matches
+    # were written in one transaction.
+    assert [n for n, _ in stored] == list(range(1, 17))
+    assert len({key for _, key in stored}) == 16
     # The summary counts every seat of every done match, and scripted seats' answer rates.
     seats = sum(p.seats for p in first.participants)
     assert seats == 16 * 4
