@@ -11,7 +11,8 @@ first (``bangarena engine compile`` of that side, into a temporary folder, same 
 
 The workloads are ``benchmarks/bot_speed.py``'s (this script's own copy, run against each
 side's engine): random-legal play, engine alone, for ``--seconds`` of CPU time; and rule bots in
-every seat for ``--games`` games. ``service`` (not in the default list) is
+every seat for ``--games`` games, under the side's own ``batch_gc`` as ``bot_speed.py`` plays
+them. ``service`` (not in the default list) is
 ``benchmarks/service_decisions.py``'s: the seat service's own work per remote decision, in
 process, for ``--matches`` five-remote-seat matches (decisions per CPU-second). Printed: each round's rates and the head/base ratio, then the
 median ratio.
@@ -24,6 +25,12 @@ median ratio.
 ``--base-build`` and ``--head-build`` set one side's build apart from ``--build``: the last line
 above is issue #17's first figure, the compiled build of the working tree against the pure
 sources of 983913f (before the speed work), measured at the same time.
+
+``--alternate`` runs one side at a time on one core instead, the order swapped every round: on
+this 2-core machine the two cores slow each other when both are busy (shared caches, or two
+threads of one physical core), and the compiled side loses more to that than the interpreter
+does (docs/speed.md, "Measuring"). Use it on an otherwise idle machine; the default is the
+better choice when other tenants are busy.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 WORKLOADS = ("random", "bots", "service")
@@ -140,9 +148,25 @@ def worker(workload: str, cpu: int, seconds: float, games: int, seats: int, matc
             cpu_s += r["cpu"]
         print(json.dumps({"rate": decisions / cpu_s, "unit": "decisions/s"}))
     else:
-        rule_games(config, 3)
-        r = rule_games(config, games)
+        # As bot_speed.py (at 983913f too) and `bangarena simulate` play them: under the side's
+        # own collector settings for batches.
+        from bangarena.harness.simulate import batch_gc
+
+        with batch_gc():
+            rule_games(config, 3)
+            r = rule_games(config, games)
         print(json.dumps({"rate": games / r["cpu"], "unit": "games/s"}))
+
+
+def measure(runs: list[subprocess.Popen], workload: str) -> list[dict[str, Any]]:
+    """The JSON each run printed (exits if one failed)."""
+    out = []
+    for p in runs:
+        text, _ = p.communicate()
+        if p.returncode != 0:
+            sys.exit(f"a {workload} run failed (exit {p.returncode})")
+        out.append(json.loads(text))
+    return out
 
 
 def main() -> None:
@@ -160,6 +184,12 @@ def main() -> None:
     )
     ap.add_argument("--opt", type=int, default=2, help="gcc -O level of the compiled builds")
     ap.add_argument("--rounds", type=int, default=4, help="pairs per workload (cores swapped)")
+    ap.add_argument(
+        "--alternate",
+        action="store_true",
+        help="one side at a time on one core, the other core idle, the order swapped every "
+        "round (for an otherwise idle machine whose two cores slow each other)",
+    )
     ap.add_argument("--workloads", default="random,bots", help=f"of {', '.join(WORKLOADS)}")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of random play")
     ap.add_argument("--games", type=int, default=150, help="rule-bot games per run")
@@ -177,8 +207,9 @@ def main() -> None:
     if unknown := set(workloads) - set(WORKLOADS):
         ap.error(f"unknown workloads {sorted(unknown)}; known: {', '.join(WORKLOADS)}")
     cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) < 2:
-        sys.exit("needs two cores: both sides run at the same time, one core each")
+    if len(cpus) < 2 and not args.alternate:
+        sys.exit("needs two cores: both sides run at the same time, one core each "
+                 "(--alternate runs them one after the other)")  # fmt: skip
     tmp = Path(tempfile.mkdtemp(prefix="ab-speed-"))
     try:
         base_build = args.base_build or args.build
@@ -186,19 +217,24 @@ def main() -> None:
         base = prepare("base", args.base, tmp, base_build, args.opt)
         head = prepare("head", args.head, tmp, head_build, args.opt)
         print(f"base = {base.label}, {base_build} · head = {head.label}, {head_build}")
-        print(f"cores {cpus[0]} and {cpus[1]}, swapped every round; load average "
-              f"{os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+        how = (
+            f"core {cpus[0]}, one side at a time, the order swapped every round"
+            if args.alternate
+            else f"cores {cpus[0]} and {cpus[1]}, swapped every round"
+        )
+        print(f"{how}; load average {os.getloadavg()[0]:.1f} at the start")
         for workload in workloads:
             ratios = []
             for k in range(args.rounds):
-                a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
-                runs = [start(base, workload, a, args), start(head, workload, b, args)]
-                out = []
-                for p in runs:
-                    text, _ = p.communicate()
-                    if p.returncode != 0:
-                        sys.exit(f"a {workload} run failed (exit {p.returncode})")
-                    out.append(json.loads(text))
+                if args.alternate:
+                    order = (base, head) if k % 2 == 0 else (head, base)
+                    rates = {side.label: measure([start(side, workload, cpus[0], args)], workload)[0]
+                             for side in order}  # fmt: skip
+                    out = [rates[base.label], rates[head.label]]
+                else:
+                    a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
+                    runs = [start(base, workload, a, args), start(head, workload, b, args)]
+                    out = measure(runs, workload)
                 ratio = out[1]["rate"] / out[0]["rate"]
                 ratios.append(ratio)
                 unit = out[0]["unit"]
