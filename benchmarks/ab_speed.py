@@ -29,7 +29,7 @@ sources of 983913f (before the speed work), measured at the same time.
 ``--alternate`` runs one side at a time on one core instead, the order swapped every round: on
 this 2-core machine the two cores slow each other when both are busy (shared caches, or two
 threads of one physical core), and the compiled side loses more to that than the interpreter
-does (docs/speed.md, "Measuring"). Use it on an otherwise idle machine; the default is the
+does (docs/speed.md, "Comparing two versions"). Use it on an otherwise idle machine; the default is the
 better choice when other tenants are busy.
 """
 
