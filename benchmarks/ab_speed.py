@@ -12,10 +12,10 @@ first (``bangarena engine compile`` of that side, into a temporary folder, same 
 The workloads are ``benchmarks/bot_speed.py``'s (this script's own copy, run against each
 side's engine): random-legal play, engine alone, for ``--seconds`` of CPU time; and rule bots in
 every seat for ``--games`` games, under the side's own ``batch_gc`` as ``bot_speed.py`` plays
-them. ``service`` (not in the default list) is
-``benchmarks/service_decisions.py``'s: the seat service's own work per remote decision, in
-process, for ``--matches`` five-remote-seat matches (decisions per CPU-second). Printed: each round's rates and the head/base ratio, then the
-median ratio.
+them. ``service`` (not in the default list) is ``benchmarks/service_decisions.py``'s: the seat
+service's own work per remote decision, in process, for ``--matches`` five-remote-seat matches
+(decisions per CPU-second). Printed: each round's rates and the head/base ratio, then the median
+ratio.
 
     .venv/bin/python benchmarks/ab_speed.py --base HEAD~1                     # pure, working tree
     .venv/bin/python benchmarks/ab_speed.py --base 1396515 --build compiled --rounds 6
@@ -29,8 +29,8 @@ sources of 983913f (before the speed work), measured at the same time.
 ``--alternate`` runs one side at a time on one core instead, the order swapped every round: on
 this 2-core machine the two cores slow each other when both are busy (shared caches, or two
 threads of one physical core), and the compiled side loses more to that than the interpreter
-does (docs/speed.md, "Comparing two versions"). Use it on an otherwise idle machine; the default is the
-better choice when other tenants are busy.
+does (docs/speed.md, "Comparing two versions"). Use it on an otherwise idle machine; the
+default is the better choice when other tenants are busy.
 """
 
 from __future__ import annotations
@@ -228,8 +228,11 @@ def main() -> None:
             for k in range(args.rounds):
                 if args.alternate:
                     order = (base, head) if k % 2 == 0 else (head, base)
-                    rates = {side.label: measure([start(side, workload, cpus[0], args)], workload)[0]
-                             for side in order}  # fmt: skip
+                    rates = {}
+                    for side in order:
+                        (rates[side.label],) = measure(
+                            [start(side, workload, cpus[0], args)], workload
+                        )
                     out = [rates[base.label], rates[head.label]]
                 else:
                     a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
