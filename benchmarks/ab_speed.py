@@ -227,13 +227,10 @@ def main() -> None:
             ratios = []
             for k in range(args.rounds):
                 if args.alternate:
-                    order = (base, head) if k % 2 == 0 else (head, base)
-                    rates = {}
-                    for side in order:
-                        (rates[side.label],) = measure(
-                            [start(side, workload, cpus[0], args)], workload
-                        )
-                    out = [rates[base.label], rates[head.label]]
+                    first = k % 2 == 0  # the base runs first in even rounds
+                    order = (base, head) if first else (head, base)
+                    got = [measure([start(s, workload, cpus[0], args)], workload)[0] for s in order]
+                    out = got if first else got[::-1]
                 else:
                     a, b = (cpus[0], cpus[1]) if k % 2 == 0 else (cpus[1], cpus[0])
                     runs = [start(base, workload, a, args), start(head, workload, b, args)]
