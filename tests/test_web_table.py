@@ -490,6 +490,12 @@ def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     # keyboard only: focus a move or a card and press Enter
     before = page.evaluate("window.bangTable.state.decision.decision_id")
     page.focus("#decision button.move, #hand .card.legal")
+    # the table is drawn again at every event (here at once): the focus stays where it was
+    which = "(a => a.dataset.card || a.dataset.move || null)(document.activeElement)"
+    focused = page.evaluate(which)
+    assert focused
+    page.evaluate("window.bangTable.render()")
+    assert page.evaluate(which) == focused
     page.keyboard.press("Enter")
     if page.locator(".player.target").count():
         page.focus(".player.target")

@@ -214,9 +214,22 @@ export function logLine(e, nameOf) {
   }
 }
 
+// The table is drawn again at every event, which replaces the hand, the moves and the players:
+// the focus goes back to the same card, move or player, or a keyboard player would lose it to
+// every move another seat makes.
+function focusedKey() {
+  const a = document.activeElement;
+  if (!a || !a.dataset) return null;
+  if (a.matches("#hand .card") && a.dataset.card) return `#hand .card[data-card="${CSS.escape(a.dataset.card)}"]`;
+  if (a.matches("#decision button.move") && a.dataset.move) return `#decision button.move[data-move="${CSS.escape(a.dataset.move)}"]`;
+  if (a.matches(".player") && a.dataset.seat) return `#${a.closest("#me") ? "me" : "others"} .player[data-seat="${CSS.escape(a.dataset.seat)}"]`;
+  return null;
+}
+
 export function renderTable(S, cb) {
   const v = S.view;
   const { nameOf } = cb;
+  const focused = focusedKey();
   document.getElementById("status-line").textContent = statusLine(S, nameOf);
   const banner = document.getElementById("role-banner");
   banner.textContent = v.seat === null ? t("table.spectator") : v.role ? t("table.you_are", { role: roleName(v.role) }) : "";
@@ -242,6 +255,7 @@ export function renderTable(S, cb) {
   for (const b of document.querySelectorAll("#hand .card.legal")) b.addEventListener("click", () => cb.onCard(b.dataset.card));
   for (const b of document.querySelectorAll(".player")) b.addEventListener("click", () => cb.onPlayer(Number(b.dataset.seat)));
   for (const b of dec.querySelectorAll("button.move")) b.addEventListener("click", () => cb.onMove(S.decision.decision_id, b.dataset.move));
+  if (focused) document.querySelector(focused)?.focus({ preventScroll: true });
   for (const b of dec.querySelectorAll("button.cancel"))
     b.addEventListener("click", () => {
       S.targeting = null;

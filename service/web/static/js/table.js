@@ -14,7 +14,7 @@ const S = {
 let gameES = null;
 let tableES = null;
 let refreshTimer = null;
-window.bangTable = { state: S, sendMove, sendSignal };
+window.bangTable = { state: S, sendMove, sendSignal, render };
 
 function nameOf(seat) {
   return S.table?.chairs?.[seat]?.name || t("chair.n", { n: seat + 1 });
