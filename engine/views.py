@@ -3,11 +3,12 @@ know (rules.md §1); ``seat=None`` is a spectator, who sees only public informat
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .cards import CARD_IDS
-from .events import event_dict
+from .events import event_dict, event_form
 from .roles import DOUBLE_AGENT, OUTLAW
 from .state import GameState
 from .table import seat_distances
@@ -88,6 +89,20 @@ class SeatView:
                 return False
         return True
 
+    def events_of(self, kinds: Container[str], since: int | None = None) -> list[dict[str, Any]]:
+        """The events of :attr:`events` whose ``kind`` is in ``kinds``, from the log index
+        ``since`` on (None, or one before the view's own ``since``: all of them), in order.
+
+        For a reader that handles a few kinds of event (the rule bot's role inference reads
+        about a quarter of them): a view from :meth:`Game.view` renders only those, not the
+        rest of its events, when they were not read yet."""
+        skip = 0 if since is None or since <= self.since else since - self.since
+        out = []
+        for e in self.events[skip:] if skip else self.events:
+            if e["kind"] in kinds:
+                out.append(e)
+        return out
+
 
 class LazySeatView(SeatView):
     """A :class:`SeatView` whose ``events`` are rendered on first read (what :meth:`Game.view`
@@ -115,6 +130,14 @@ class LazySeatView(SeatView):
     @events.setter
     def events(self, value: list[dict[str, Any]] | None) -> None:
         self._ev = value
+
+    def events_of(self, kinds: Container[str], since: int | None = None) -> list[dict[str, Any]]:
+        """:meth:`SeatView.events_of`, rendering only the events of ``kinds`` when the events
+        were not read yet (from the view's own log: a logged event never changes)."""
+        if self._ev is not None:
+            return SeatView.events_of(self, kinds, since)
+        start = self.since if since is None or since < self.since else since
+        return _events_of(self._src[1], start, self.cursor, self.seat, kinds)
 
     def __reduce__(self) -> Any:
         # Copies and pickles are plain SeatViews with their events rendered.
@@ -314,6 +337,20 @@ def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:
                 add(d)
                 continue
         add(event_dict(e, seat))
+    return out
+
+
+def _events_of(
+    log: list, start: int, end: int, seat: int | None, kinds: Container[str]
+) -> list[dict[str, Any]]:
+    """The events ``start:end`` of ``log`` whose kind is in ``kinds``, as ``seat`` sees them
+    (the forms of :func:`_events`: the same dicts every view gets)."""
+    out = []
+    for i in range(start, end):
+        e = log[i]
+        if e.KIND in kinds:
+            pt = e.private_to
+            out.append(event_form(e, pt is None or (seat is not None and seat in pt)))
     return out
 
 

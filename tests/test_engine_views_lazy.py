@@ -88,3 +88,52 @@ def test_a_lazy_view_copies_pickles_and_reads_like_a_plain_one() -> None:
     assert lazy.events == fresh.events
     assert lazy.events is lazy.events  # rendered once, then an ordinary slot
     assert game.view(seat, 10**6).events == []
+
+
+KIND_SETS = (
+    frozenset({"played", "discarded", "equipped", "stole", "eliminated", "role_dealt"}),
+    frozenset({"drew", "looked", "put_back"}),  # private forms: each seat its own
+    frozenset(),
+)
+
+
+@pytest.mark.parametrize("expansions", [(), AD])
+def test_events_of_is_the_view_s_events_of_those_kinds_rendered_alone(
+    expansions: tuple[str, ...],
+) -> None:
+    """``events_of`` gives what filtering ``events`` gives — the same dicts, private forms only
+    to their seats — from an unread lazy view (rendering nothing else), a read one, one read
+    after the game moved on, and a plain view; ``since`` before, inside and past the view."""
+    checked = 0
+    for i in range(6):
+        config = GameConfig(seats=4 + i % 5, expansions=expansions)
+        game = new_game(config, 70 + i)
+        rnd = random.Random(i)
+        held: list[tuple[SeatView, SeatView, int]] = []
+        step = 0
+        while not game.over:
+            g = game.state
+            for seat in [*range(config.seats), None]:
+                since = max(0, len(g.log) - 12)
+                fresh = build_view(g.clone(), seat, since)
+                for kinds in KIND_SETS:
+                    want = [e for e in fresh.events if e["kind"] in kinds]
+                    for start, cut in ((None, 0), (since - 3, 0), (since + 4, 4), (10**6, 99)):
+                        lazy = game.view(seat, since)
+                        got = lazy.events_of(kinds, start)
+                        assert lazy._ev is None  # the other events were not rendered
+                        expect = [e for e in fresh.events[cut:] if e["kind"] in kinds]
+                        assert got == expect, (seat, sorted(kinds), start)
+                        assert lazy.events_of(kinds, start) == expect  # after a first read
+                        lazy.events  # noqa: B018 - now read: the rendered list is filtered
+                        assert lazy.events_of(kinds, start) == expect
+                        assert fresh.events_of(kinds, start) == expect
+                    checked += len(want)
+                if step % 7 == 0:
+                    held.append((game.view(seat, since), fresh, seat or 0))
+            game.apply_fast(rnd.choice(game.legal_moves))
+            step += 1
+        for lazy, fresh, _ in held:  # read after the game moved on (and ended)
+            for kinds in KIND_SETS:
+                assert lazy.events_of(kinds) == [e for e in fresh.events if e["kind"] in kinds]
+    assert checked > 2_000

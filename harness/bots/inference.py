@@ -401,3 +401,6 @@ _HANDLERS = {
     "used": Beliefs._used,
     "bomb_passed": Beliefs._bomb_passed,
 }
+OBSERVED_KINDS = frozenset(_HANDLERS)
+"""The kinds of event :meth:`Beliefs.observe` learns from (it skips the others): a reader of
+views asks for only these (``SeatView.events_of``)."""

@@ -37,7 +37,7 @@ from .card_sense import (
     kind_of,
     weapon_range,
 )
-from .inference import Beliefs
+from .inference import OBSERVED_KINDS, Beliefs
 
 LAW_ROLES = (SHERIFF, DEPUTY)
 OUTLAW_ROLES = (OUTLAW, DOUBLE_AGENT)
@@ -183,10 +183,9 @@ class RuleBot(Bot):
 
     def observe(self, view: SeatView) -> None:
         """Take in the events of ``view`` not seen yet (what ``choose`` does first)."""
-        events = view.events
-        if view.since < self._seen:
-            # A caller that re-sends old events (e.g. since=0 every time): skip what was seen.
-            events = events[self._seen - view.since :]
+        # Only the kinds the beliefs learn from, from what was not seen yet (a caller may
+        # re-send old events, e.g. since=0 every time): the view renders no other event.
+        events = view.events_of(OBSERVED_KINDS, self._seen)
         if events:
             self.beliefs.observe(events)
         if view.cursor > self._seen:
