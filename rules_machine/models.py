@@ -88,7 +88,7 @@ def mirror(
     fields: dict[str, Any] = {k: (v, ...) for k, v in (first or {}).items()}
     for n in names:
         if n not in skip:
-            fields[n] = (overrides.get(n, hints[n]), ...)
+            fields[n] = (overrides[n] if n in overrides else hints[n], ...)
     for k, v in (optional or {}).items():
         fields[k] = (v, None)
     return create_model(name, __config__=_FORBID, __doc__=doc or _doc(cls), **fields)
@@ -287,6 +287,12 @@ def build(expansions: tuple[str, ...] = ()) -> SimpleNamespace:
             "weapon": CardId | None,
             "stars": list[UpgradeId | None],
             "role": RoleId | None,
+            # Every field named: the compiled build's PlayerView (an extension type) keeps no
+            # annotations to read the rest from
+            "alive": bool,
+            "revealed": bool,
+            "tokens": int | None,
+            "loads": dict[str, int] | None,
         },
         skip=() if ad else ("tokens", "loads"),  # Armed & Dangerous only
     )
