@@ -4,11 +4,10 @@
 cimport cython
 from .state cimport GameState, Player
 
-@cython.locals(g=GameState, me=Player, p=Player)
-cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)
-
-# PlayerView as an extension type: build_view makes ~2.5 per view, and a class with a Python
-# __init__ costs as much to call as the rest of the view. Keep in step with views.py's fields.
+# The view's classes as extension types: a view makes ~2.5 PlayerViews, a DecisionInfo and a
+# SeatView, and a dataclass's Python __init__ (or slot-by-slot attribute writes) cost as much as
+# the rest of the view. Keep in step with views.py's fields. The lazy views are a Python subclass
+# of SeatView whose ``events`` property comes before this type's field.
 cdef class PlayerView:
     cdef public object seat
     cdef public object character
@@ -24,3 +23,38 @@ cdef class PlayerView:
     cdef public object revealed
     cdef public object tokens
     cdef public object loads
+
+cdef class DecisionInfo:
+    cdef public object seat
+    cdef public object kind
+    cdef public object source
+    cdef public object needed
+    cdef public object card
+
+cdef class SeatView:
+    cdef public object seat
+    cdef public object mode
+    cdef public object seats
+    cdef public object role
+    cdef public object hand
+    cdef public object named_deputies
+    cdef public object players
+    cdef public object turn
+    cdef public object decision
+    cdef public object round
+    cdef public object high_noon
+    cdef public object deck_size
+    cdef public object discard_size
+    cdef public object discard_top
+    cdef public object over
+    cdef public object winning_team
+    cdef public object winners
+    cdef public object events
+    cdef public object since
+    cdef public object cursor
+    cdef public object supply
+    cdef public object expansions
+
+# v: the view being built, its fields written as struct members
+@cython.locals(g=GameState, me=Player, p=Player, v=SeatView)
+cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)

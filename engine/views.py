@@ -96,12 +96,7 @@ class SeatView:
         For a reader that handles a few kinds of event (the rule bot's role inference reads
         about a quarter of them): a view from :meth:`Game.view` renders only those, not the
         rest of its events, when they were not read yet."""
-        skip = 0 if since is None or since <= self.since else since - self.since
-        out = []
-        for e in self.events[skip:] if skip else self.events:
-            if e["kind"] in kinds:
-                out.append(e)
-        return out
+        return _of_kinds(self.events, self.since, since, kinds)
 
 
 class LazySeatView(SeatView):
@@ -135,7 +130,9 @@ class LazySeatView(SeatView):
         """:meth:`SeatView.events_of`, rendering only the events of ``kinds`` when the events
         were not read yet (from the view's own log: a logged event never changes)."""
         if self._ev is not None:
-            return SeatView.events_of(self, kinds, since)
+            # (not through SeatView.events_of: in the compiled build, its ``self.events`` is the
+            # extension type's own field, which a lazy view leaves empty)
+            return _of_kinds(self._ev, self.since, since, kinds)
         start = self.since if since is None or since < self.since else since
         return _events_of(self._src[1], start, self.cursor, self.seat, kinds)
 
@@ -321,7 +318,9 @@ def build_view(
     )
 
 
-_new_view = object.__new__
+# object.__new__ in pure Python; in the compiled build the extension type's own, which sets up
+# its C fields (object.__new__ refuses a subclass of an extension type)
+_new_view = LazySeatView.__new__
 
 
 def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:
@@ -337,6 +336,19 @@ def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:
                 add(d)
                 continue
         add(event_dict(e, seat))
+    return out
+
+
+def _of_kinds(
+    events: list[dict[str, Any]], first: int, since: int | None, kinds: Container[str]
+) -> list[dict[str, Any]]:
+    """Of ``events`` (those from the log index ``first``), the ones from ``since`` on whose kind
+    is in ``kinds``."""
+    skip = 0 if since is None or since <= first else since - first
+    out = []
+    for e in events[skip:] if skip else events:
+        if e["kind"] in kinds:
+            out.append(e)
     return out
 
 

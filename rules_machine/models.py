@@ -304,6 +304,7 @@ def build(expansions: tuple[str, ...] = ()) -> SimpleNamespace:
             "kind": DecisionKind,
             "source": Seat | None,
             "needed": Positive | None,
+            "card": str | None,  # every field named, as for PlayerView (an extension type)
         },
     )
     SeatViewModel = mirror(
@@ -328,6 +329,10 @@ def build(expansions: tuple[str, ...] = ()) -> SimpleNamespace:
             "events": list[EventUnion],  # type: ignore[valid-type]
             "since": NonNegative,
             "cursor": NonNegative,
+            "high_noon": bool,  # every field named, as for PlayerView (an extension type)
+            "over": bool,
+            "supply": int | None,
+            "expansions": list[str] | None,
         },
         skip=() if ad else ("supply", "expansions"),  # Armed & Dangerous only
     )
