@@ -11,3 +11,4 @@ cdef class Game:
     cdef public list _shared
     cdef public dict _private
     cdef public dict _reuse
+    cdef public dict _kinds

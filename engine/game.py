@@ -75,6 +75,7 @@ class Game:
         "_shared",
         "_private",
         "_reuse",
+        "_kinds",
     )
 
     def __init__(self, state: GameState, config: GameConfig) -> None:
@@ -94,6 +95,9 @@ class Game:
         self._private: dict[int, list[int]] = {}
         # Per viewer, the PlayerViews of its last view (see build_view's ``reuse``).
         self._reuse: dict[int | None, list[Any]] = {}
+        # Per set of event kinds a reader asked for (``SeatView.events_of``): the log indexes
+        # of those events, and how far the log was scanned (one scan per game, not per view).
+        self._kinds: dict[frozenset[str], list[Any]] = {}
 
     # -- the decision ------------------------------------------------------------------------
     @property
@@ -258,6 +262,37 @@ class Game:
                 out[i - since] = event_form(log[i], True)
         return out
 
+    def _view_events_of(
+        self, seat: int | None, start: int, end: int, kinds: frozenset[str]
+    ) -> list[dict[str, Any]]:
+        """The events ``start:end`` of the kinds ``kinds`` as ``seat`` sees them (the forms of
+        :meth:`_view_events`). Seven seats read every event of a game, and a reader of a few
+        kinds skips most of them: the log is scanned for ``kinds`` once per game, and each
+        view takes its range of the indexes found."""
+        log = self.state.log
+        if log is not self._log or len(log) < len(self._shared):
+            self._forget_forms()
+            self._log = log
+        if end > len(log):
+            end = len(log)
+        found = self._kinds.get(kinds)
+        if found is None or found[0] > len(log):
+            found = self._kinds[kinds] = [0, []]
+        at = found[1]
+        if found[0] < end:
+            for i in range(found[0], end):
+                if log[i].KIND in kinds:
+                    at.append(i)
+            found[0] = end
+        out = []
+        for i in at[bisect_left(at, start) :] if start else at:
+            if i >= end:
+                break
+            e = log[i]
+            pt = e.private_to
+            out.append(event_form(e, pt is None or (seat is not None and seat in pt)))
+        return out
+
     def events(self, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The log from ``since`` as ``viewer`` saw it (None: a spectator); the same seat and
         cursor checks as :meth:`view`."""
@@ -314,6 +349,7 @@ class Game:
         g._shared = self._shared[:] if g._log is not None else []
         g._private = {s: ix[:] for s, ix in self._private.items()} if g._log is not None else {}
         g._reuse = {}  # never shared: a resampled copy must build its views afresh
+        g._kinds = {}
         return g
 
     def omniscient_state(self) -> dict[str, Any]:

@@ -95,7 +95,8 @@ class SeatView:
 
         For a reader that handles a few kinds of event (the rule bot's role inference reads
         about a quarter of them): a view from :meth:`Game.view` renders only those, not the
-        rest of its events, when they were not read yet."""
+        rest of its events, when they were not read yet; for a ``frozenset`` of kinds, the
+        game finds their events in its log once for all its views."""
         return _of_kinds(self.events, self.since, since, kinds)
 
 
@@ -134,7 +135,10 @@ class LazySeatView(SeatView):
             # extension type's own field, which a lazy view leaves empty)
             return _of_kinds(self._ev, self.since, since, kinds)
         start = self.since if since is None or since < self.since else since
-        return _events_of(self._src[1], start, self.cursor, self.seat, kinds)
+        game, log = self._src
+        if type(kinds) is frozenset and game.state.log is log:
+            return game._view_events_of(self.seat, start, self.cursor, kinds)
+        return _events_of(log, start, self.cursor, self.seat, kinds)
 
     def __reduce__(self) -> Any:
         # Copies and pickles are plain SeatViews with their events rendered.

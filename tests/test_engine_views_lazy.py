@@ -90,10 +90,11 @@ def test_a_lazy_view_copies_pickles_and_reads_like_a_plain_one() -> None:
     assert game.view(seat, 10**6).events == []
 
 
-KIND_SETS = (
+KIND_SETS: tuple[frozenset[str] | set[str], ...] = (
     frozenset({"played", "discarded", "equipped", "stole", "eliminated", "role_dealt"}),
     frozenset({"drew", "looked", "put_back"}),  # private forms: each seat its own
     frozenset(),
+    {"played", "drew"},  # not a frozenset: scanned per view (frozensets are indexed per game)
 )
 
 
