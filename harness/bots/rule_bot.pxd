@@ -1,10 +1,15 @@
 # Compiled build only (docs/speed.md): Situation as an extension type. rule_bot is compiled with
 # annotation_typing, so the helpers' ``sit: Situation`` arguments are this C type and their
 # reads of its fields are struct reads. Keep in step with rule_bot.py's Situation.
+# The view's C types under other names: rule_bot.py imports the Python names for its
+# annotations, which stay plain objects; the situation's view and own player are these types,
+# so the helpers' reads of ``sit.view.players`` or ``sit.me.life`` are struct reads.
+from bangarena.engine.views cimport PlayerView as CPlayerView, SeatView as CSeatView
+
 cdef class Situation:
-    cdef public object view
+    cdef public CSeatView view
     cdef public object bot
-    cdef public object me
+    cdef public CPlayerView me
     cdef public str role
     cdef public object life
     cdef public object hand
