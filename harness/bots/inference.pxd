@@ -4,6 +4,9 @@
 cimport cython
 
 cdef double SLOPE
+# The module's tables as dicts: their .get and [] are then the dict's own C calls, not
+# method lookups on an unknown object.
+cdef dict AGGRESSION, ATTACK_SIGNAL, _CERTAIN, _HANDLERS
 
 @cython.final
 cdef class Beliefs:

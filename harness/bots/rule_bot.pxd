@@ -17,3 +17,8 @@ cdef class Situation:
     cdef public object _alive
     cdef public object _u
     cdef public object _in_play
+
+# The module's tables as C-typed globals: the lookups in them are the dict's and tuple's own C
+# calls (not visible as module attributes in this build; nothing outside the module reads them).
+cdef dict THRESHOLD, _HANDLERS
+cdef tuple _PLAY_STEPS
