@@ -87,8 +87,12 @@ def mirror(
     hints = typing.get_type_hints(cls)
     fields: dict[str, Any] = {k: (v, ...) for k, v in (first or {}).items()}
     for n in names:
-        if n not in skip:
-            fields[n] = (overrides[n] if n in overrides else hints[n], ...)
+        if n in skip:
+            continue
+        if n not in overrides and n not in hints:
+            # The compiled build's extension types (views.pxd, moves.pxd) keep no annotations
+            raise TypeError(f"{cls.__name__}.{n} has no type hint here: name its type in overrides")
+        fields[n] = (overrides[n] if n in overrides else hints[n], ...)
     for k, v in (optional or {}).items():
         fields[k] = (v, None)
     return create_model(name, __config__=_FORBID, __doc__=doc or _doc(cls), **fields)

@@ -326,3 +326,15 @@ def test_every_move_kind_has_an_id_pattern_and_decision_patterns_are_its_shapes(
             assert move_kind in MOVE_KINDS
             for alt in alternatives(pattern):
                 assert re.fullmatch(move_kind_regex(move_kind), example_id(alt)), (kind, alt)
+
+
+def test_a_mirrored_class_without_annotations_needs_every_field_named() -> None:
+    """The compiled build's view and decision classes are extension types, which keep no type
+    hints: ``mirror`` takes their fields' types from its overrides, and says which one is
+    missing rather than failing on a bare key."""
+    bare = dataclasses.make_dataclass("Bare", [("a", int), ("b", str)])
+    del bare.__annotations__  # as an extension type of the compiled build
+    with pytest.raises(TypeError, match=r"Bare\.b has no type hint"):
+        M.mirror(bare, "Bare", {"a": int})
+    model = M.mirror(bare, "Bare", {"a": int, "b": str})
+    assert model(a=1, b="x").model_dump() == {"a": 1, "b": "x"}
