@@ -3,6 +3,7 @@
 # integers: its loop over the kinds in hand compares and indexes with them.
 cimport cython
 from .state cimport GameState, Player
+from .moves cimport Move
 
 cdef Py_ssize_t _PLAIN, _SHOT, _RICOCHET, _CANTEEN, _SNATCH, _KNOCK_OFF, _DUEL, _JAIL, _BLUE, _WEAPON
 cdef tuple _CAT_AT, _ORDER_OF, _UNTARGETED_AT, _CARDS_AT, _AS_SHOT_AT, _KIND_AT, _DISCARD_OF

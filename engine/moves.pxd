@@ -1,6 +1,15 @@
-# Compiled build only (docs/speed.md): Decision as an extension type (one per decision; a
-# dataclass's Python __init__ cost ~2,000 instructions). rules_machine names the type of each
-# of its fields for the published models. Keep in step with moves.py's fields.
+# Compiled build only (docs/speed.md): Move (frozen: readonly fields) and Decision as extension
+# types (a Decision per
+# decision, whose dataclass __init__ in Python cost ~2,000 instructions; the moves' fields read
+# as struct members where a typed module knows them). rules_machine names the type of each of
+# their fields for the published models. Keep in step with moves.py's fields.
+cdef class Move:
+    cdef readonly str id
+    cdef readonly str kind
+    cdef readonly object card
+    cdef readonly object target
+    cdef readonly object option
+
 cdef class Decision:
     cdef public object seat
     cdef public object kind
