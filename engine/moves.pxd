@@ -1,8 +1,8 @@
 # Compiled build only (docs/speed.md): Move (frozen: readonly fields) and Decision as extension
-# types (a Decision per
-# decision, whose dataclass __init__ in Python cost ~2,000 instructions; the moves' fields read
-# as struct members where a typed module knows them). rules_machine names the type of each of
-# their fields for the published models. Keep in step with moves.py's fields.
+# types: a Decision per decision, whose dataclass __init__ in Python cost ~2,000 instructions,
+# and the moves' fields read as struct members where a typed module cimports Move.
+# rules_machine names the type of each of their fields for the published models. Keep in step
+# with moves.py's fields.
 cdef class Move:
     cdef readonly str id
     cdef readonly str kind
