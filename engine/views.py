@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .cards import CARD_IDS
-from .events import event_dict, event_form
+from .events import event_dict
 from .roles import DOUBLE_AGENT, OUTLAW
 from .state import GameState
 from .table import seat_distances
@@ -365,8 +365,7 @@ def _events_of(
     for i in range(start, end):
         e = log[i]
         if e.KIND in kinds:
-            pt = e.private_to
-            out.append(event_form(e, pt is None or (seat is not None and seat in pt)))
+            out.append(event_dict(e, seat))
     return out
 
 
