@@ -120,7 +120,7 @@ def resolve_answer_shot(g: GameState, pending: list, move: Move) -> None:
     _, seat, shooter, needed, card = pending
     p: Player = g.players[seat]
     if move.kind == "take_hit":
-        g.stack.append(["lose_now", seat, shooter, 1, card])
+        lose_now(g, p, shooter, 1, card)
     elif move.kind == "heal":
         _heal_first(g, pending)
     elif move.card == "canteen":
@@ -190,7 +190,7 @@ def task_raid(g: GameState, task: list) -> None:
 def resolve_answer_raid(g: GameState, pending: list, move: Move) -> None:
     seat, attacker = pending[1], pending[2]
     if move.kind == "take_hit":
-        g.stack.append(["lose_now", seat, attacker, 1, pending[3] if len(pending) > 3 else "raid"])
+        lose_now(g, g.players[seat], attacker, 1, pending[3] if len(pending) > 3 else "raid")
     elif move.kind == "heal":
         _heal_first(g, pending)
     else:
@@ -206,12 +206,12 @@ def task_duel(g: GameState, task: list) -> None:
 def resolve_answer_duel(g: GameState, pending: list, move: Move) -> None:
     _, seat, other = pending
     if move.kind == "take_hit":
-        g.stack.append(["lose_now", seat, other, 1, "duel"])
+        lose_now(g, g.players[seat], other, 1, "duel")
     elif move.kind == "heal":
         _heal_first(g, pending)
     else:
         _answer_card(g, g.players[seat], move, other)
-        g.stack.append(["duel", other, seat])
+        task_duel(g, ["duel", other, seat])  # the duel's next round: pushed, popped next
 
 
 def task_lose(g: GameState, task: list) -> None:
@@ -234,6 +234,13 @@ def resolve_brace(g: GameState, pending: list, move: Move) -> None:
         g.stack.append(["heal_discard", seat, 2])
     else:
         lose_life(g, g.players[seat], source, amount, cause)
+
+
+def lose_now(g: GameState, p: Player, source: int, amount: int, cause: str) -> None:
+    """The ``lose_now`` task run at once, where a resolver would push it on top of the stack
+    to be popped next (a taken hit: a tenth of random-legal decisions)."""
+    if p.alive:
+        lose_life(g, p, source, amount, cause)
 
 
 def task_lose_now(g: GameState, task: list) -> None:

@@ -13,5 +13,5 @@ cdef tuple _CAT_AT, _ORDER_OF, _UNTARGETED_AT, _CARDS_AT, _AS_SHOT_AT, _KIND_AT,
 cpdef list _play(GameState g, list pending)
 
 # the kinds' table orders are below 64 (44 with the expansion): a bit set in a C integer
-@cython.locals(hand=list, i=Py_ssize_t, c=Py_ssize_t, seen=cython.ulonglong, bit=cython.ulonglong)
+@cython.locals(hand=list, c=Py_ssize_t, seen=cython.ulonglong, bit=cython.ulonglong)
 cpdef list _discard_hand(GameState g, list pending)

@@ -213,8 +213,7 @@ def _discard_hand(g: GameState, pending: list) -> list[Move]:
         return [_DISCARD_OF[hand[0]]]
     out: list[Move] = []
     seen = 0  # a bit per kind's table order
-    for i in range(len(hand) - 1, -1, -1):
-        c = hand[i]
+    for c in reversed(hand):
         bit = 1 << _ORDER_OF[c]
         if not seen & bit:
             seen |= bit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import armed
 from .cards import BROWN, CARD_IDS, CARD_KIND_OF, KIND_BY_ID, WEAPON
-from .combat import heal
+from .combat import heal, task_duel, task_shot
 from .deck_ops import (
     discard_card,
     discard_from_hand,
@@ -52,7 +52,8 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         g.known[c] = PUBLIC_BIT
         g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
         remove_from_hand(g, p, c)
-        g.stack.append(["shot", seat, target, "shot"])
+        # The shot task at once: pushed, it would be popped next
+        task_shot(g, ["shot", seat, target, "shot"])
         return
     card = KIND_BY_ID[kind]
     if card.color == BROWN:
@@ -90,12 +91,13 @@ def _raid(g: GameState, seat: int, target: int | None) -> None:
         g.stack.append(["raid", seat, t])
 
 
+# The duel and pick tasks run at once: pushed last by resolve_play, they would be popped next.
 def _duel(g: GameState, seat: int, target: int | None) -> None:
-    g.stack.append(["duel", target, seat])
+    task_duel(g, ["duel", target, seat])
 
 
 def _pick(g: GameState, seat: int, target: int | None, kind: str) -> None:
-    g.stack.append(["pick_card", seat, target, kind])
+    task_pick_card(g, ["pick_card", seat, target, kind])
 
 
 def _snatch(g: GameState, seat: int, target: int | None) -> None:

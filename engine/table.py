@@ -84,10 +84,16 @@ def distances_from(g: GameState, seat: int) -> list[int]:
     if me.in_play and not _SCOPE_CARDS.isdisjoint(me.in_play):
         scope += 1
     p: Player
-    others = [p for p in players[seat + 1 :] + players[:seat] if p.alive]
-    n = len(others) + 1  # living seats
+    n = 0  # living seats (a loop: a comprehension is a call of its own in Python 3.11)
+    for p in players:
+        if p.alive:
+            n += 1
     horse = _HORSE
-    for k, p in enumerate(others, 1):  # k steps clockwise, n - k counter-clockwise
+    k = 0  # steps clockwise (n - k counter-clockwise)
+    for p in players[seat + 1 :] + players[:seat]:
+        if not p.alive:
+            continue
+        k += 1
         d = (k if k + k <= n else n - k) - scope
         h = horse[p.character]
         if h:
@@ -136,13 +142,58 @@ def in_range(g: GameState, seat: int, rng: int) -> list[int]:
         dist = seat_distances(g, seat)
         return [s for s in living_others(g, seat) if dist[s] <= rng]
     memo = g.memo
+    if memo is None:
+        memo = g.memo = {}
     key = -1 - (seat << 8 | rng)
-    out = memo.get(key) if memo is not None else None
+    out = memo.get(key)
     if out is None:
-        dist = seat_distances(g, seat)
-        out = [s for s in living_others(g, seat) if dist[s] <= rng]
-        g.memo[key] = out  # type: ignore[index]  # seat_distances made the memo
+        # The seat's distances when a view has kept them; else one walk round the table, with
+        # no distance list kept (random playouts, which build no views, miss here ~40 times a
+        # game: the memo is forgotten at every death and every Horse or Scope moved).
+        dist = memo.get(seat)
+        if dist is not None:
+            out = [s for s in living_others(g, seat) if dist[s] <= rng]
+        else:
+            out = _within(g, seat, rng)
+        memo[key] = out
     return out
+
+
+def _within(g: GameState, seat: int, rng: int) -> list[int]:
+    """The other living seats at distance ``rng`` or less from ``seat``, in seat order:
+    :func:`distances_from`'s walk, keeping the seats instead of the distances."""
+    players = g.players
+    me: Player = players[seat]
+    if not me.alive:
+        return living_others(g, seat)[:]  # every distance is 0 (as distances_from has it)
+    scope = _SCOPE[me.character]
+    if me.in_play and not _SCOPE_CARDS.isdisjoint(me.in_play):
+        scope += 1
+    p: Player
+    n = 0  # living seats
+    for p in players:
+        if p.alive:
+            n += 1
+    horse = _HORSE
+    after = []  # the seats after ``seat`` in seat order, then the ones before it
+    before = []
+    k = 0  # steps clockwise (n - k counter-clockwise)
+    for p in players[seat + 1 :] + players[:seat]:
+        if not p.alive:
+            continue
+        k += 1
+        d = (k if k + k <= n else n - k) - scope
+        h = horse[p.character]
+        if h:
+            d += h
+        elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
+            d += 1
+        if (d if d > 1 else 1) <= rng:
+            if p.seat > seat:
+                after.append(p.seat)
+            else:
+                before.append(p.seat)
+    return before + after if before else after
 
 
 def table_changed(g: GameState) -> None:

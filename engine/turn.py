@@ -82,8 +82,10 @@ def task_turn(g: GameState, task: list) -> None:
         g.stack += [["end_turn", seat], ["play", seat], ["draw", seat], ["jail", seat]]
     else:
         # Neither check has anything to do: the tasks would be popped at once, unchanged, so
-        # every decision sees the same stack without them.
-        g.stack += [["end_turn", seat], ["play", seat], ["draw", seat]]
+        # every decision sees the same stack without them; and the draw, which would be popped
+        # next, runs now (it reads the seat at [1], as here).
+        g.stack += [["end_turn", seat], ["play", seat]]
+        task_draw(g, task)
 
 
 # The Dynamite's and the Jails' card numbers: a set test on ``in_play`` at every turn start.
@@ -302,14 +304,19 @@ def task_end_turn(g: GameState, task: list) -> None:
         g.pending = [DISCARD_EXCESS, seat]
         return
     g.log.append(TURN_ENDED[seat])  # turn_ended(seat), inlined
-    g.stack.append(["turn", next_living(g, seat)])
+    # The next turn's task at once: pushed, it would be popped next
+    task_turn(g, ["turn", next_living(g, seat)])
 
 
 def resolve_discard_excess(g: GameState, pending: list, move: Move) -> None:
     seat = pending[1]
     p: Player = g.players[seat]
     discard_from_hand(g, p, last_of_kind(p, move.card), "hand_limit")
-    g.stack.append(["end_turn", seat])
     if g.expansions:
+        g.stack.append(["end_turn", seat])
         # After the end_turn task above: the token comes before the turn ends.
         reload(g, p, "hand_limit")  # reloading: +1 token per card discarded
+        return
+    # The end_turn task at once, not pushed and popped: nothing comes between them here (a
+    # fifth of random-legal decisions are these discards). It reads the seat at [1], as here.
+    task_end_turn(g, pending)
