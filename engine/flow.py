@@ -122,6 +122,7 @@ def advance(g: GameState) -> list[Move]:
         generators, checks = AD_GENERATORS, AD_SINGLE_CHECKS
     else:
         generators, checks = GENERATORS, SINGLE_CHECKS
+    play_moves = generators[PLAY]  # the play step has no single check (legal.SINGLE_CHECKS)
     stack = g.stack
     players = g.players
     p: Player  # a C type in the compiled build: its fields are struct reads
@@ -129,28 +130,33 @@ def advance(g: GameState) -> list[Move]:
         pending = g.pending
         if pending is None:
             task = stack.pop()
-            name = task[0]
-            if name != PLAY:
-                tasks[name](g, task)
+            kind = task[0]
+            if kind != PLAY:
+                tasks[kind](g, task)
                 continue
             # turn.task_play, inlined: the most frequent task (after every card played). The
-            # task ["play", seat] is the decision [PLAY, seat] itself (no new list), handled
-            # below at once.
+            # task ["play", seat] is the decision [PLAY, seat] itself (no new list), its moves
+            # listed at once.
             p = players[task[1]]
             if not p.alive or g.jailed:
                 continue
             g.pending = pending = task
-        kind = pending[0]
-        check = checks.get(kind)
-        if check is not None:
-            move = check(g, pending)
-            if move is None:
-                return generators[kind](g, pending)
-        else:
-            moves = generators[kind](g, pending)
+            moves = play_moves(g, pending)
             if len(moves) != 1:
                 return moves
             move = moves[0]
+        else:
+            kind = pending[0]
+            check = checks.get(kind)
+            if check is not None:
+                move = check(g, pending)
+                if move is None:
+                    return generators[kind](g, pending)
+            else:
+                moves = generators[kind](g, pending)
+                if len(moves) != 1:
+                    return moves
+                move = moves[0]
         g.forced += 1
         # resolve(g, move, auto=True), inlined (a fifth of the decisions are forced)
         seat = pending[1]

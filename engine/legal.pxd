@@ -6,7 +6,7 @@ from .state cimport GameState, Player
 from .moves cimport Move
 
 cdef Py_ssize_t _PLAIN, _SHOT, _RICOCHET, _CANTEEN, _SNATCH, _KNOCK_OFF, _DUEL, _JAIL, _BLUE, _WEAPON
-cdef tuple _CAT_AT, _ORDER_OF, _UNTARGETED_AT, _CARDS_AT, _AS_SHOT_AT, _KIND_AT, _DISCARD_OF
+cdef tuple _CAT_AT, _ORDER_OF, _BIT_OF, _UNTARGETED_AT, _CARDS_AT, _AS_SHOT_AT, _KIND_AT, _DISCARD_OF
 
 @cython.locals(p=Player, q=Player, o=Py_ssize_t, cat=Py_ssize_t, seat=Py_ssize_t,
                s=Py_ssize_t, rng=Py_ssize_t, c=Py_ssize_t)

@@ -62,6 +62,7 @@ _COLOR = {k: v.color for k, v in KIND_BY_ID.items()}
 # replaces a loop over it, and the hand's kinds sort as ints with no key function.
 _KIND_AT = tuple(KIND_BY_ID)  # per table order: the kind
 _ORDER_OF = tuple(_ALL_ORDER[k] for k in CARD_KIND_OF)  # per card number: its kind's order
+_BIT_OF = tuple(1 << o for o in _ORDER_OF)  # per card number: its kind's bit (44 kinds: < 64)
 _CARDS_OF = {k: frozenset(i for i, x in enumerate(CARD_KIND_OF) if x == k) for k in KIND_BY_ID}
 _SHOTS = _CARDS_OF["shot"]
 _RICOCHETS = _CARDS_OF["ricochet"]
@@ -214,7 +215,7 @@ def _discard_hand(g: GameState, pending: list) -> list[Move]:
     out: list[Move] = []
     seen = 0  # a bit per kind's table order
     for c in reversed(hand):
-        bit = 1 << _ORDER_OF[c]
+        bit = _BIT_OF[c]
         if not seen & bit:
             seen |= bit
             out.append(_DISCARD_OF[c])

@@ -13,6 +13,7 @@ import pytest
 from bangarena.engine import GameConfig, new_game
 from bangarena.engine.flow import TASKS, advance, resolve
 from bangarena.engine.legal import AD_SINGLE_CHECKS, SINGLE_CHECKS, forced_move, legal_moves
+from bangarena.engine.moves import PLAY
 from bangarena.engine.roles import MAX_SEATS, MIN_SEATS, MODES
 from bangarena.engine.state import GameState
 
@@ -56,6 +57,11 @@ def test_single_checks_agree_with_the_generators(mode: str, expansions: tuple[st
     # Both answers of the common checks were met (the games are long enough to be a test).
     for kind in ("answer_shot", "answer_raid", "pick_card"):
         assert seen[kind, True] and seen[kind, False], (kind, seen)
+
+
+def test_the_play_step_has_no_single_check() -> None:
+    # flow.advance lists the play step's moves at once, with no look at the checks.
+    assert PLAY not in SINGLE_CHECKS and PLAY not in AD_SINGLE_CHECKS
 
 
 def test_advance_applies_exactly_the_forced_decisions() -> None:
