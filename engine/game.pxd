@@ -1,4 +1,5 @@
 # The compiled build's C layout of a game (see docs/speed.md).
+cimport cython
 from .state cimport GameState
 
 cdef class Game:
@@ -12,3 +13,7 @@ cdef class Game:
     cdef public dict _private
     cdef public dict _reuse
     cdef public dict _kinds
+
+    # The rule bot's events (SeatView.events_of): the log scanned and indexed with C integers
+    @cython.locals(i=Py_ssize_t, j=Py_ssize_t, log=list, at=list, out=list, found=list, shown=bint)
+    cpdef list _view_events_of(self, object seat, Py_ssize_t start, Py_ssize_t end, frozenset kinds)

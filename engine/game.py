@@ -285,14 +285,18 @@ class Game:
                     at.append(i)
             found[0] = end
         out = []
-        for i in at[bisect_left(at, start) :] if start else at:
+        for j in range(bisect_left(at, start) if start else 0, len(at)):
+            i = at[j]
             if i >= end:
                 break
             e = log[i]
             pt = e.private_to
             # event_dict(e, seat), inlined: a call more per event is +0.5 % of a rule-bot
-            # decision, compiled
-            out.append(event_form(e, pt is None or (seat is not None and seat in pt)))
+            # decision, compiled; and event_form's read of the form kept on the event
+            shown = pt is None or (seat is not None and seat in pt)
+            forms = e.forms
+            d = forms[shown] if forms is not None else None
+            out.append(d if d is not None else event_form(e, shown))
         return out
 
     def events(self, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
