@@ -87,6 +87,7 @@ _AS_SHOT_AT = tuple(play_as_move(s) for s in range(MAX_SEATS))
 _UNTARGETED = {k: play_move(k) for k in KIND_BY_ID}
 
 # What the base game's play step checks for a card kind, per kind's table order.
+# (_play tests "_SHOT or _RICOCHET" as "<= _RICOCHET" once _PLAIN is ruled out: keep the order)
 _PLAIN, _SHOT, _RICOCHET, _CANTEEN, _SNATCH, _KNOCK_OFF, _DUEL, _JAIL, _BLUE, _WEAPON = range(10)
 _SPECIAL = {
     "shot": _SHOT,
@@ -128,7 +129,7 @@ def _play(g: GameState, pending: list) -> list[Move]:
         cat = _CAT_AT[o]
         if cat == _PLAIN:
             moves.append(_UNTARGETED_AT[o])
-        elif cat in (_SHOT, _RICOCHET):
+        elif cat <= _RICOCHET:  # _SHOT or _RICOCHET (the numbers after _PLAIN's)
             if cat == _RICOCHET and p.character != "two_face":
                 continue
             if shoot < 0:

@@ -151,7 +151,7 @@ def known_roles(g: GameState, seat: int | None) -> dict[int, str]:
         return {}
     out = {seat: g.players[seat].role}
     me = g.players[seat].role
-    if me in (DOUBLE_AGENT, OUTLAW):
+    if me == DOUBLE_AGENT or me == OUTLAW:  # noqa: SIM109 - ``in`` builds a tuple of names per call
         for p in g.players:
             if p.role == (OUTLAW if me == DOUBLE_AGENT else DOUBLE_AGENT):
                 out[p.seat] = p.role
