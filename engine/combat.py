@@ -257,7 +257,8 @@ def lose_life(
 ) -> None:
     """Apply a hit: life loss, then Stone Leopard / Collector (Julie Cutter's flip), then
     elimination at 0. ``ignore``: Big Fifty ignores the victim's ability."""
-    p.life = max(0, p.life - amount)
+    life = p.life - amount
+    p.life = life if life > 0 else 0  # (not max(): a builtin call)
     p.v += 1
     src = source if source >= 0 else None
     g.log.append(Hit.make(seat=p.seat, source=src, amount=amount, cause=cause, life=p.life))

@@ -232,7 +232,12 @@ def has_cover(g: GameState, p: Player) -> bool:
     """Cover works (card or built-in; one check either way) — not during High Noon."""
     if g.high_noon:
         return False
-    return CHARACTER_BY_ID[p.character].builtin_cover or has_in_play(p, "cover")
+    # set tests, not a loop over in_play: asked at every Shot
+    return p.character in _BUILTIN_COVER or not _COVER_CARDS.isdisjoint(p.in_play)
+
+
+_BUILTIN_COVER = frozenset(c.id for c in ALL_CHARACTERS if c.builtin_cover)
+_COVER_CARDS = frozenset(i for i, k in enumerate(CARD_KIND_OF) if k == "cover")
 
 
 def can_heal(g: GameState, p: Player) -> bool:
