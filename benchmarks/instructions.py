@@ -9,7 +9,9 @@ and the warm-up cancel out. Workloads:
 - ``random``: random-legal play at ``--seats`` (classic), the loop of
   ``benchmarks/engine_vs_openspiel.py`` (legal moves, a random one, ``apply_fast``), under the
   collector settings ``bangarena simulate`` plays its batches with (``batch_gc``);
-- ``bots``: rule bots in every seat, ``benchmarks/bot_speed.py``'s loop (the game's decisions);
+- ``bots``: rule bots in every seat, ``benchmarks/bot_speed.py``'s loop (the game's decisions),
+  under ``batch_gc`` too, as ``bot_speed.py`` and ``ab_speed.py`` time it (before 2026-12-07 it
+  ran without it: ~2,100 instructions more per compiled decision, the collector's passes);
 - ``service``: the seat service's own work per remote decision (a poll and a move), in one
   process and without HTTP: ``benchmarks/service_decisions.py``'s matches of five remote seats
   (``--seats`` does not apply; "games" are matches). Tokens and match ids are random, so two
@@ -68,7 +70,9 @@ def play(workload: str, games: int, seats: int) -> int:
         sys.path.insert(0, str(HERE))
         from bot_speed import rule_games
 
-        return int(rule_games(config, games)["decisions"])
+        # Under simulate's collector settings, as bot_speed.py and ab_speed.py time it
+        with batch_gc():
+            return int(rule_games(config, games)["decisions"])
     rnd = random.Random(seats)
     decisions = 0
     with batch_gc():

@@ -1,6 +1,7 @@
 # The compiled build's C layout of a game (see docs/speed.md).
 cimport cython
 from .state cimport GameState
+from .moves cimport Move
 
 cdef class Game:
     cdef public GameState state
@@ -17,3 +18,10 @@ cdef class Game:
     # The rule bot's events (SeatView.events_of): the log scanned and indexed with C integers
     @cython.locals(i=Py_ssize_t, j=Py_ssize_t, log=list, at=list, out=list, found=list, shown=bint)
     cpdef list _view_events_of(self, object seat, Py_ssize_t start, Py_ssize_t end, frozenset kinds)
+
+    # A bot's move found among the legal ones and applied: the moves' and the state's fields
+    # read as struct members
+    @cython.locals(g=GameState, m=Move)
+    cpdef list apply(self, object seat, object move_id)
+    @cython.locals(g=GameState)
+    cpdef apply_fast(self, Move move)

@@ -147,7 +147,8 @@ class Game:
             if m.id == move_id:
                 break
         else:
-            raise IllegalMove(move_id, tuple(m.id for m in self.legal_moves))
+            # (a list, not a generator: a cpdef method in the compiled build takes no closure)
+            raise IllegalMove(move_id, tuple([m.id for m in self.legal_moves]))
         start = len(g.log)
         # The move (as apply_fast applies it, inlined: bots apply one per decision)
         pending = g.pending

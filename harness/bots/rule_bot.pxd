@@ -5,6 +5,8 @@
 # annotations, which stay plain objects; the situation's view and own player are these types,
 # so the helpers' reads of ``sit.view.players`` or ``sit.me.life`` are struct reads.
 from bangarena.engine.views cimport PlayerView as CPlayerView, SeatView as CSeatView
+from bangarena.engine.moves cimport Move as CMove
+cimport cython
 
 cdef class Situation:
     cdef public CSeatView view
@@ -22,3 +24,13 @@ cdef class Situation:
 # calls (not visible as module attributes in this build; nothing outside the module reads them).
 cdef dict THRESHOLD, _HANDLERS
 cdef tuple _PLAY_STEPS
+
+# The helpers that loop over a decision's moves read each move's fields as struct members
+@cython.locals(m=CMove)
+cpdef object _first(object decision, str kind)
+@cython.locals(m=CMove)
+cpdef object _play(object bot, Situation sit, object d)
+@cython.locals(m=CMove, best=CMove)
+cpdef object _shot(object bot, Situation sit, object d, dict plays)
+@cython.locals(m=CMove, best=CMove)
+cpdef object _discard(object bot, Situation sit, object d)

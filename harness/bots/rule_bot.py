@@ -74,12 +74,14 @@ class Situation:
     )
 
     def __init__(self, bot: RuleBot, view: SeatView) -> None:
+        # The view's fields read through ``self.view``: its C type in the compiled build (the
+        # fields are then struct reads), where ``view`` is a plain object.
         self.view = view
         self.bot = bot
-        self.me: PlayerView = view.players[bot.seat]
-        self.role = view.role or ""
+        self.me: PlayerView = self.view.players[bot.seat]
+        self.role = self.view.role or ""
         self.life = self.me.life
-        ids = view.hand
+        ids = self.view.hand
         if ids == bot._hand_ids:
             # The hand did not change since the last decision (answers, several plays of one
             # turn that left it alone): its counts neither (read-only below).
@@ -92,7 +94,7 @@ class Situation:
                 hand[k] = hand.get(k, 0) + 1
             bot._hand_ids = ids
             bot._hand = hand
-        self.hn = view.high_noon
+        self.hn = self.view.high_noon
         self._alive: list[int] | None = None
         self._u: list[float] | None = None
         self._in_play: set[str] | None = None
