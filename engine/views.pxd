@@ -56,5 +56,5 @@ cdef class SeatView:
     cdef public object expansions
 
 # v: the view being built, its fields written as struct members
-@cython.locals(g=GameState, me=Player, p=Player, v=SeatView)
+@cython.locals(g=GameState, me=Player, p=Player, v=SeatView, pv=PlayerView)
 cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)

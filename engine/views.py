@@ -245,25 +245,28 @@ def build_view(
         in_play = p.in_play
         stars = p.stars
         weapon = p.weapon
-        pv = PlayerView(
-            s,
-            p.character,
-            alive,
-            p.life,
-            p.max_life,
-            len(p.hand),
-            d or None,
-            [ids[c] for c in in_play] if in_play else [],
-            ids[weapon] if weapon >= 0 else None,
-            [x or None for x in stars] if stars else [],
-            role,
-            public,
-        )
+        # Field by field on a bare instance, not through __init__ (~2.5 a view): in the
+        # compiled build these are struct writes, where a call parses twelve arguments first.
+        pv = PlayerView.__new__(PlayerView)
+        pv.seat = s
+        pv.character = p.character
+        pv.alive = alive
+        pv.life = p.life
+        pv.max_life = p.max_life
+        pv.hand_size = len(p.hand)
+        pv.distance = d or None
+        pv.in_play = [ids[c] for c in in_play] if in_play else []
+        pv.weapon = ids[weapon] if weapon >= 0 else None
+        pv.stars = [x or None for x in stars] if stars else []
+        pv.role = role
+        pv.revealed = public
         if expansion:
             pv.tokens = p.tokens
             pv.loads = {ids[c]: loads[c] for c in in_play if loads[c]}
             if weapon >= 0 and loads[weapon]:
                 pv.loads[ids[weapon]] = loads[weapon]
+        else:
+            pv.tokens = pv.loads = None
         if reuse is not None:
             reuse[s] = (p.v, d, pv)
         add(pv)
