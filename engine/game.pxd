@@ -1,7 +1,7 @@
 # The compiled build's C layout of a game (see docs/speed.md).
 cimport cython
 from .state cimport GameState
-from .moves cimport Move
+from .moves cimport Decision, Move
 
 cdef class Game:
     cdef public GameState state
@@ -25,3 +25,6 @@ cdef class Game:
     cpdef list apply(self, object seat, object move_id)
     @cython.locals(g=GameState)
     cpdef apply_fast(self, Move move)
+
+@cython.locals(d=Decision)
+cpdef Decision _decision_of(list pend, tuple moves)

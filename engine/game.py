@@ -52,7 +52,7 @@ from .roles import (
 )
 from .state import GameState, new_player, new_state, state_from_dict, state_to_dict
 from .version import ENGINE_VERSION, rules_version
-from .views import DecisionInfo, SeatView, build_view, decision_context
+from .views import SeatView, build_view, decision_context, pending_info
 
 DEAL = rng.STREAMS.index("deal")
 
@@ -116,7 +116,7 @@ class Game:
             return None
         if self._decision is None:
             pend = self.state.pending
-            self._decision = Decision(pend[1], pend[0], self.legal_moves, *decision_context(pend))
+            self._decision = _decision_of(pend, self.legal_moves)
         return self._decision
 
     @property
@@ -214,7 +214,7 @@ class Game:
         if reuse is None:
             reuse = self._reuse[seat] = [None] * g.seats
         pend = g.pending
-        info = None if g.over else DecisionInfo(pend[1], pend[0], *decision_context(pend))
+        info = None if g.over else pending_info(pend)
         return build_view(g, seat, since, None, reuse, info, (self, log))
 
     def _check_viewer(self, seat: Any, since: Any) -> None:
@@ -470,6 +470,17 @@ def new_game(config: GameConfig, seed: int) -> Game:
         )  # fmt: skip
     g.stack.append(["turn", sheriff])
     return Game(g, config)
+
+
+def _decision_of(pend: list, moves: tuple[Move, ...]) -> Decision:
+    """The :class:`Decision` of a pending decision with its legal moves: one per decision in bot
+    games, filled field by field on a bare instance (struct writes in the compiled build)."""
+    d = Decision.__new__(Decision)
+    d.seat = pend[1]
+    d.kind = pend[0]
+    d.moves = moves
+    d.source, d.needed, d.card = decision_context(pend)
+    return d
 
 
 def start_expansions(g: GameState, expansions: tuple[str, ...]) -> None:

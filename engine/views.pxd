@@ -58,3 +58,6 @@ cdef class SeatView:
 # v: the view being built, its fields written as struct members
 @cython.locals(g=GameState, me=Player, p=Player, v=SeatView, pv=PlayerView)
 cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)
+
+@cython.locals(info=DecisionInfo)
+cpdef DecisionInfo pending_info(list pend)

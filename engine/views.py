@@ -192,7 +192,17 @@ def decision_info(g: GameState) -> DecisionInfo | None:
     pend = g.pending
     if pend is None:
         return None
-    return DecisionInfo(pend[1], pend[0], *decision_context(pend))
+    return pending_info(pend)
+
+
+def pending_info(pend: list) -> DecisionInfo:
+    """The :class:`DecisionInfo` of a pending decision ``[kind, seat, *context]``: one per view,
+    filled field by field on a bare instance (struct writes in the compiled build)."""
+    info = DecisionInfo.__new__(DecisionInfo)
+    info.seat = pend[1]
+    info.kind = pend[0]
+    info.source, info.needed, info.card = decision_context(pend)
+    return info
 
 
 def build_view(
