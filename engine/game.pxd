@@ -16,7 +16,8 @@ cdef class Game:
     cdef public dict _kinds
 
     # The rule bot's events (SeatView.events_of): the log scanned and indexed with C integers
-    @cython.locals(i=Py_ssize_t, j=Py_ssize_t, log=list, at=list, out=list, found=list, shown=bint)
+    @cython.locals(i=Py_ssize_t, j=Py_ssize_t, log=list, at=list, pts=list, fls=list, out=list,
+                   found=list, shown=bint)
     cpdef list _view_events_of(self, object seat, Py_ssize_t start, Py_ssize_t end, frozenset kinds)
 
     # A bot's move found among the legal ones and applied: the moves' and the state's fields

@@ -95,8 +95,9 @@ class Game:
         self._private: dict[int, list[int]] = {}
         # Per viewer, the PlayerViews of its last view (see build_view's ``reuse``).
         self._reuse: dict[int | None, list[Any]] = {}
-        # Per set of event kinds a reader asked for (``SeatView.events_of``): the log indexes
-        # of those events, and how far the log was scanned (one scan per game, not per view).
+        # Per set of event kinds a reader asked for (``SeatView.events_of``): how far the log
+        # was scanned (one scan per game, not per view), the log indexes of those events, and
+        # beside them their ``private_to`` and forms' lists (see _view_events_of).
         self._kinds: dict[frozenset[str], list[Any]] = {}
 
     # -- the decision ------------------------------------------------------------------------
@@ -276,28 +277,36 @@ class Game:
             self._log = log
         if end > len(log):
             end = len(log)
+        # Per set of kinds: how far the log was scanned, the indexes of those events, and
+        # beside each its ``private_to`` and its forms' list (event_form's cache on the event,
+        # made here): seven views read each event, and the lists are read by index where the
+        # event's attributes would be generic reads in the compiled build.
         found = self._kinds.get(kinds)
         if found is None or found[0] > len(log):
-            found = self._kinds[kinds] = [0, []]
-        at = found[1]
+            found = self._kinds[kinds] = [0, [], [], []]
+        at, pts, fls = found[1], found[2], found[3]
         if found[0] < end:
             for i in range(found[0], end):
-                if log[i].KIND in kinds:
+                e = log[i]
+                if e.KIND in kinds:
                     at.append(i)
+                    pts.append(e.private_to)
+                    forms = e.forms
+                    if forms is None:
+                        forms = e.forms = [None, None]
+                    fls.append(forms)
             found[0] = end
         out = []
         for j in range(bisect_left(at, start) if start else 0, len(at)):
             i = at[j]
             if i >= end:
                 break
-            e = log[i]
-            pt = e.private_to
-            # event_dict(e, seat), inlined: a call more per event is +0.5 % of a rule-bot
-            # decision, compiled; and event_form's read of the form kept on the event
+            pt = pts[j]
+            # event_dict(e, seat), inlined (a call more per event is +0.5 % of a rule-bot
+            # decision, compiled), and event_form's read of the kept form
             shown = pt is None or (seat is not None and seat in pt)
-            forms = e.forms
-            d = forms[shown] if forms is not None else None
-            out.append(d if d is not None else event_form(e, shown))
+            d = fls[j][shown]
+            out.append(d if d is not None else event_form(log[i], shown))
         return out
 
     def events(self, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
