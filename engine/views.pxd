@@ -61,3 +61,5 @@ cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)
 
 @cython.locals(info=DecisionInfo)
 cpdef DecisionInfo pending_info(list pend)
+
+cpdef list _lazy_events_of(SeatView v, object ev, object src, object kinds, object since)

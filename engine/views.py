@@ -130,15 +130,9 @@ class LazySeatView(SeatView):
     def events_of(self, kinds: Container[str], since: int | None = None) -> list[dict[str, Any]]:
         """:meth:`SeatView.events_of`, rendering only the events of ``kinds`` when the events
         were not read yet (from the view's own log: a logged event never changes)."""
-        if self._ev is not None:
-            # (not through SeatView.events_of: in the compiled build, its ``self.events`` is the
-            # extension type's own field, which a lazy view leaves empty)
-            return _of_kinds(self._ev, self.since, since, kinds)
-        start = self.since if since is None or since < self.since else since
-        game, log = self._src
-        if type(kinds) is frozenset and game.state.log is log:
-            return game._view_events_of(self.seat, start, self.cursor, kinds)
-        return _events_of(log, start, self.cursor, self.seat, kinds)
+        # (not through SeatView.events_of: in the compiled build, its ``self.events`` is the
+        # extension type's own field, which a lazy view leaves empty)
+        return _lazy_events_of(self, self._ev, self._src, kinds, since)
 
     def __reduce__(self) -> Any:
         # Copies and pickles are plain SeatViews with their events rendered.
@@ -354,6 +348,21 @@ def _events(log: list, since: int, seat: int | None) -> list[dict[str, Any]]:
                 continue
         add(event_dict(e, seat))
     return out
+
+
+def _lazy_events_of(
+    v: SeatView, ev: list | None, src: Any, kinds: Container[str], since: int | None
+) -> list[dict[str, Any]]:
+    """:meth:`LazySeatView.events_of` of the view ``v`` (its events ``ev`` if rendered, else
+    its ``(game, log)``): a function, so that the compiled build reads the view's fields as its
+    C type's (views.pxd), where a method of the Python subclass reads them generically."""
+    if ev is not None:
+        return _of_kinds(ev, v.since, since, kinds)
+    start = v.since if since is None or since < v.since else since
+    game, log = src
+    if type(kinds) is frozenset and game.state.log is log:
+        return game._view_events_of(v.seat, start, v.cursor, kinds)
+    return _events_of(log, start, v.cursor, v.seat, kinds)
 
 
 def _of_kinds(
