@@ -452,6 +452,32 @@ def test_a_spectator_watches_a_bot_match_at_eight_seats(svc, browser) -> None:
     eve.close()
 
 
+def test_a_view_older_than_the_decision_leaves_it_on_screen(svc, browser) -> None:
+    # A /view asked for just before the seat's decision arrived, answered after it: the page
+    # once took the decision off the screen (a CI run of the keyboard test below caught it),
+    # and the clock would then have played for the seat. Here the late answer is made to order.
+    page = start_with_a_choice(Person(browser, svc.url), svc, "Ana")
+    kept = page.evaluate(
+        """async () => {
+           const S = window.bangTable.state;
+           const id = S.decision.decision_id;
+           const late = {view: {...S.view, cursor: S.view.cursor - 1, decision: null}};
+           const real = window.fetch;
+           window.fetch = async (url, opts) => {
+             if (!String(url).endsWith('/view')) return real(url, opts);
+             window.fetch = real;
+             return new Response(JSON.stringify(late),
+                                 {status: 200, headers: {'Content-Type': 'application/json'}});
+           };
+           await window.bangTable.refresh();
+           return [S.decision && S.decision.decision_id === id, S.view.decision !== null,
+                   document.querySelectorAll('#decision button.move, #hand .card.legal').length];
+        }"""
+    )
+    assert kept[0] and kept[1], "a late, older view took the decision away"
+    assert kept[2] > 0  # still drawn: its moves or legal cards
+
+
 def test_the_phone_layout_and_keyboard_play(svc, browser) -> None:
     ana = Person(browser, svc.url, width=390, height=844)
     page = start_with_a_choice(ana, svc, "Ana")

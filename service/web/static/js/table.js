@@ -14,7 +14,7 @@ const S = {
 let gameES = null;
 let tableES = null;
 let refreshTimer = null;
-window.bangTable = { state: S, sendMove, sendSignal, render };
+window.bangTable = { state: S, sendMove, sendSignal, render, refresh: refreshView };
 
 function nameOf(seat) {
   return S.table?.chairs?.[seat]?.name || t("chair.n", { n: seat + 1 });
@@ -36,6 +36,10 @@ function scheduleRefresh() {
 async function refreshView() {
   try {
     const body = await call("GET", `/v1/matches/${matchId}/view`);
+    // A view asked for just before this seat's decision arrived can come back after it: older
+    // than the page's own, it would take the decision off the screen (and the clock would then
+    // play for the seat). The log only grows, so the cursor tells which view is newer.
+    if (S.view && body.view.cursor < S.view.cursor) return;
     S.view = body.view;
     if (S.decision && (!S.view.decision || S.view.decision.seat !== S.entry.seat)) S.decision = null;
     // The view says this seat must decide but no decision arrived (a notice missed between two
