@@ -73,11 +73,17 @@ def scope_bonus(p: Player) -> int:
 
 def distances_from(g: GameState, seat: int) -> list[int]:
     """Distance from ``seat`` to every seat (0 for itself and for eliminated seats)."""
+    return _walk(g, seat, -1)
+
+
+def _walk(g: GameState, seat: int, rng: int) -> list[int]:
+    """The ring walked once from ``seat``: with ``rng`` < 0 the distance to every seat (0 for
+    itself and for eliminated seats), else the other living seats at distance ``rng`` or less,
+    in seat order (the targets of a Shot)."""
     players = g.players
-    out = [0] * g.seats
     me: Player = players[seat]
     if not me.alive:
-        return out
+        return [0] * g.seats if rng < 0 else living_others(g, seat)[:]  # every distance 0
     # Called for every view and most play decisions, so horse_bonus/scope_bonus are inlined
     # (a set test on the in-play card indexes) and the ring is walked once, clockwise.
     scope = _SCOPE[me.character]
@@ -89,6 +95,8 @@ def distances_from(g: GameState, seat: int) -> list[int]:
         if p.alive:
             n += 1
     horse = _HORSE
+    out = [0] * g.seats if rng < 0 else []  # distances, or the seats after ``seat`` in range
+    before = []  # the seats in range before ``seat`` (they come first in seat order)
     k = 0  # steps clockwise (n - k counter-clockwise)
     for p in players[seat + 1 :] + players[:seat]:
         if not p.alive:
@@ -100,8 +108,13 @@ def distances_from(g: GameState, seat: int) -> list[int]:
             d += h
         elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
             d += 1
-        out[p.seat] = d if d > 1 else 1
-    return out
+        if d < 1:
+            d = 1
+        if rng < 0:
+            out[p.seat] = d
+        elif d <= rng:
+            (out if p.seat > seat else before).append(p.seat)
+    return before + out if before else out
 
 
 def seat_distances(g: GameState, seat: int) -> list[int]:
@@ -154,46 +167,9 @@ def in_range(g: GameState, seat: int, rng: int) -> list[int]:
         if dist is not None:
             out = [s for s in living_others(g, seat) if dist[s] <= rng]
         else:
-            out = _within(g, seat, rng)
+            out = _walk(g, seat, rng)
         memo[key] = out
     return out
-
-
-def _within(g: GameState, seat: int, rng: int) -> list[int]:
-    """The other living seats at distance ``rng`` or less from ``seat``, in seat order:
-    :func:`distances_from`'s walk, keeping the seats instead of the distances."""
-    players = g.players
-    me: Player = players[seat]
-    if not me.alive:
-        return living_others(g, seat)[:]  # every distance is 0 (as distances_from has it)
-    scope = _SCOPE[me.character]
-    if me.in_play and not _SCOPE_CARDS.isdisjoint(me.in_play):
-        scope += 1
-    p: Player
-    n = 0  # living seats
-    for p in players:
-        if p.alive:
-            n += 1
-    horse = _HORSE
-    after = []  # the seats after ``seat`` in seat order, then the ones before it
-    before = []
-    k = 0  # steps clockwise (n - k counter-clockwise)
-    for p in players[seat + 1 :] + players[:seat]:
-        if not p.alive:
-            continue
-        k += 1
-        d = (k if k + k <= n else n - k) - scope
-        h = horse[p.character]
-        if h:
-            d += h
-        elif p.in_play and not _HORSE_CARDS.isdisjoint(p.in_play):
-            d += 1
-        if (d if d > 1 else 1) <= rng:
-            if p.seat > seat:
-                after.append(p.seat)
-            else:
-                before.append(p.seat)
-    return before + after if before else after
 
 
 def table_changed(g: GameState) -> None:
