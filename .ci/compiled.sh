@@ -4,7 +4,7 @@
 # run the compiled modules (the conformance suites and golden games among them, below) with
 # BANGARENA_ENGINE=compiled, and plays 1,000 games on the pure and the compiled build (two
 # subprocesses) comparing state hashes and views. Called from .ci/run after the main suite's venv
-# exists; about 3 minutes on 2 cores, the compile included.
+# exists; about 4 minutes on 2 cores, the compile included.
 # BANGARENA_CI_NO_INSTALL=1 skips the pip step (a venv that already has the extra).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +17,10 @@ export BANGARENA_BUILD_DIR
 trap 'rm -rf "$(dirname "$BANGARENA_BUILD_DIR")"' EXIT
 unset PYTHONDONTWRITEBYTECODE
 start=$SECONDS
-# -O1: half of -O2's gcc time for nearly all of its speed (docs/speed.md).
-"$PY" -m bangarena.cli engine compile --jobs 2 --opt 1
+# -O1: half of -O2's gcc time for nearly all of its speed (docs/speed.md). --pgo: the
+# profile-guided build the speed figures are taken on (two compiles and its training games) is
+# the one whose games are checked here.
+"$PY" -m bangarena.cli engine compile --jobs 2 --opt 1 --pgo
 echo "compiled in $((SECONDS - start)) s"
 # The switch must really load the build: `engine info` says so, or the job fails here.
 info=$(BANGARENA_ENGINE=compiled "$PY" -m bangarena.cli engine info)

@@ -20,7 +20,7 @@ ratio.
     .venv/bin/python benchmarks/ab_speed.py --base HEAD~1                     # pure, working tree
     .venv/bin/python benchmarks/ab_speed.py --base 1396515 --build compiled --rounds 6
     .venv/bin/python benchmarks/ab_speed.py --base v1 --head v2 --workloads random
-    .venv/bin/python benchmarks/ab_speed.py --base 983913f --head-build compiled --workloads bots
+    .venv/bin/python benchmarks/ab_speed.py --base 983913f --head-build compiled --pgo --workloads bots
 
 ``--base-build`` and ``--head-build`` set one side's build apart from ``--build``: the last line
 above is issue #17's first figure, the compiled build of the working tree against the pure
@@ -68,7 +68,7 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def prepare(label: str, rev: str | None, tmp: Path, build: str, opt: int) -> Side:
+def prepare(label: str, rev: str | None, tmp: Path, build: str, opt: int, pgo: bool) -> Side:
     """A side from ``rev`` (None: the working tree): a worktree, a ``bangarena`` folder that
     points at it, and, for the compiled build, its extension modules."""
     if rev is None:
@@ -90,7 +90,7 @@ def prepare(label: str, rev: str | None, tmp: Path, build: str, opt: int) -> Sid
         t0 = time.monotonic()
         done = subprocess.run(
             [sys.executable, "-S", "-m", "bangarena.cli", "engine", "compile",
-             "--out", env["BANGARENA_BUILD_DIR"], "--opt", str(opt)],
+             "--out", env["BANGARENA_BUILD_DIR"], "--opt", str(opt), *(["--pgo"] if pgo else [])],
             env=env, capture_output=True, text=True, cwd=tmp,
         )  # fmt: skip
         if done.returncode != 0:
@@ -183,6 +183,9 @@ def main() -> None:
         "--head-build", choices=("pure", "compiled"), help="the head's (default --build)"
     )
     ap.add_argument("--opt", type=int, default=2, help="gcc -O level of the compiled builds")
+    ap.add_argument(
+        "--pgo", action="store_true", help="compile the compiled builds with `--pgo` (gcc's PGO)"
+    )
     ap.add_argument("--rounds", type=int, default=4, help="pairs per workload (cores swapped)")
     ap.add_argument(
         "--alternate",
@@ -214,8 +217,8 @@ def main() -> None:
     try:
         base_build = args.base_build or args.build
         head_build = args.head_build or args.build
-        base = prepare("base", args.base, tmp, base_build, args.opt)
-        head = prepare("head", args.head, tmp, head_build, args.opt)
+        base = prepare("base", args.base, tmp, base_build, args.opt, args.pgo)
+        head = prepare("head", args.head, tmp, head_build, args.opt, args.pgo)
         print(f"base = {base.label}, {base_build} · head = {head.label}, {head_build}")
         how = (
             f"core {cpus[0]}, one side at a time, the order swapped every round"

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -148,17 +149,24 @@ def switch_module() -> ModuleType:
 
 
 def compile_build(
-    out: Path, jobs: int, bots: bool = True, opt: str = "2", quiet: bool = True
+    out: Path,
+    jobs: int,
+    bots: bool = True,
+    opt: str = "2",
+    quiet: bool = True,
+    pgo: bool = False,
 ) -> dict[str, Any]:
     """Compile the plan into ``out`` (replaced whole, so no module of an older build lingers)
-    with gcc ``-O{opt}`` and write its manifest; returns the manifest.
+    with gcc ``-O{opt}`` and write its manifest; returns the manifest. With ``pgo``, gcc's
+    profile-guided optimisation: an instrumented build plays :data:`PGO_TRAINING`, then the
+    modules are compiled again with the profile it wrote.
 
     The sources are copied first and the copies are hashed and compiled: the tree may change
     while gcc runs (others edit it), and the manifest must describe exactly what was built."""
     try:
-        import Cython
+        import Cython  # noqa: F401 - the build's requirement, checked here
         from Cython.Build import cythonize
-        from setuptools import Distribution, Extension
+        from setuptools import Extension
     except ImportError as e:
         raise fail(
             f"the compiled build needs Cython and setuptools ({e.name} is missing): "
@@ -197,11 +205,8 @@ def compile_build(
                         drop_slots(src.read_text(encoding="utf-8"), declared), encoding="utf-8"
                     )
                 extensions.append(Extension(f"{package}.{name}", [str(src)]))
-        # No debug info: gcc's time is most of the build's. setuptools reads CFLAGS from the
-        # environment only; it is put back afterwards.
+        # No debug info: gcc's time is most of the build's.
         cflags = f"-O{opt} -g0"
-        saved = os.environ.get("CFLAGS")
-        os.environ["CFLAGS"] = cflags
         typed = [e for e in extensions if e.name.rsplit(".", 1)[1] in TYPED_MODULES]
         plain = [e for e in extensions if e not in typed]
         modules = []
@@ -224,46 +229,130 @@ def compile_build(
                     if n:
                         path.write_text(text, encoding="utf-8")
                     str_tests += n
-        dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
-        cmd = dist.get_command_obj("build_ext")
-        cmd.build_lib = str(staging / "lib")  # type: ignore[attr-defined]
-        cmd.build_temp = str(staging / "tmp")  # type: ignore[attr-defined]
-        cmd.parallel = jobs  # type: ignore[attr-defined]
-        cmd.ensure_finalized()
-        try:
-            cmd.run()
-        finally:
-            if saved is None:
-                os.environ.pop("CFLAGS", None)
-            else:
-                os.environ["CFLAGS"] = saved
+        final_flags = cflags
+        if pgo:
+            # Both passes compile the same .c files into the same object paths (staging/tmp),
+            # which is how gcc finds each object's profile in the second pass.
+            profile = staging / "profile"
+            gen = staging / "gen"
+            gen_flags = f"{cflags} -fprofile-generate={profile} -fprofile-update=single"
+            _build_ext(modules, gen, staging / "tmp", jobs, gen_flags)
+            _write_manifest(gen, switch, digests, declarations, typed, gen_flags, str_tests, None)
+            _train(gen)
+            # Partial training: a function the games never ran keeps -O's code (not -Os).
+            final_flags = (
+                f"{cflags} -fprofile-use={profile} -fprofile-partial-training -Wno-missing-profile"
+            )
         lib = staging / "lib"
+        _build_ext(modules, lib, staging / "tmp", jobs, final_flags)
         for package, names in plan.items():
             for name in names:
                 so = lib.joinpath(*package.split(".")) / f"{name}{ext_suffix()}"
                 if not so.is_file():
                     raise fail(f"the build made no {so.name} for {package}.{name}")
-        manifest = {
-            "format": switch.MANIFEST_FORMAT,
-            "cython": Cython.__version__,
-            "python": sys.version.split()[0],
-            "ext_suffix": ext_suffix(),
-            "directives": dict(COMPILER_DIRECTIVES),
-            "typed_modules": sorted(e.name for e in typed),
-            "cflags": cflags,
-            "fast_str_equality": str_tests,
-            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "packages": {
-                p: {"modules": d, "declarations": declarations[p]} for p, d in digests.items()
-            },
-        }
-        (lib / switch.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        manifest = _write_manifest(
+            lib, switch, digests, declarations, typed, final_flags, str_tests,
+            PGO_TRAINING if pgo else None,
+        )  # fmt: skip
         if out.exists():
             shutil.rmtree(out)
         lib.rename(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return manifest
+
+
+PGO_TRAINING: Final = (
+    ("--games", "240", "--players", "random"),
+    ("--games", "80", "--players", "rule"),
+    ("--games", "120", "--players", "random", "--expansions", "armed_dangerous"),
+    ("--games", "40", "--players", "rule", "--expansions", "armed_dangerous"),
+)
+"""``--pgo``'s training games: ``bangarena simulate`` runs (every seat count and mode, seeded
+as always) on the instrumented build, random-legal and rule-bot play, classic and with the
+expansion, so that gcc lays out the code for the branches games take (~10 s)."""
+
+
+def _build_ext(modules: list[Any], lib: Path, temp: Path, jobs: int, cflags: str) -> None:
+    """Compile and link the cythonized ``modules`` into ``lib`` with ``cflags``."""
+    from setuptools import Distribution
+
+    # setuptools reads CFLAGS from the environment only (and adds them to the link line too,
+    # where -fprofile-* must also be); it is put back afterwards.
+    saved = os.environ.get("CFLAGS")
+    os.environ["CFLAGS"] = cflags
+    try:
+        dist = Distribution({"name": "bangarena-compiled", "ext_modules": modules})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.build_lib = str(lib)  # type: ignore[attr-defined]
+        cmd.build_temp = str(temp)  # type: ignore[attr-defined]
+        cmd.parallel = jobs  # type: ignore[attr-defined]
+        cmd.force = True  # type: ignore[attr-defined]  # a second pass recompiles every object
+        cmd.ensure_finalized()
+        cmd.run()
+    finally:
+        if saved is None:
+            os.environ.pop("CFLAGS", None)
+        else:
+            os.environ["CFLAGS"] = saved
+
+
+def _write_manifest(
+    lib: Path,
+    switch: ModuleType,
+    digests: dict[str, dict[str, str]],
+    declarations: dict[str, dict[str, str]],
+    typed: list[Any],
+    cflags: str,
+    str_tests: int,
+    training: tuple[tuple[str, ...], ...] | None,
+) -> dict[str, Any]:
+    """Write the build's manifest into ``lib`` (what the switch checks before loading it)."""
+    import Cython
+
+    manifest = {
+        "format": switch.MANIFEST_FORMAT,
+        "cython": Cython.__version__,
+        "python": sys.version.split()[0],
+        "ext_suffix": switch.ext_suffix(),
+        "directives": dict(COMPILER_DIRECTIVES),
+        "typed_modules": sorted(e.name for e in typed),
+        "cflags": cflags,
+        "pgo_training": [list(t) for t in training] if training else None,
+        "fast_str_equality": str_tests,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "packages": {
+            p: {"modules": d, "declarations": declarations[p]} for p, d in digests.items()
+        },
+    }
+    (lib / switch.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def gcc_compiler() -> bool:
+    """Whether extension modules are compiled by gcc here (``$CC``, else Python's own)."""
+    import sysconfig
+
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
+    probe = subprocess.run(
+        [*cc.split()[:1], "--version"], capture_output=True, text=True, check=False
+    )
+    # gcc says so in its copyright line, whatever it is called (cc, gcc-12, a cross gcc)
+    return probe.returncode == 0 and "Free Software Foundation" in probe.stdout
+
+
+def _train(build: Path) -> None:
+    """Play :data:`PGO_TRAINING` on the instrumented build at ``build`` (its profile is written
+    as each process exits)."""
+    env = dict(os.environ, BANGARENA_ENGINE="compiled", BANGARENA_BUILD_DIR=str(build))
+    for args in PGO_TRAINING:
+        # -S as this process (benchmarks/ab_speed.py compiles a revision from its own sys.path)
+        site = ["-S"] if sys.flags.no_site else []
+        cmd = [sys.executable, *site, "-m", "bangarena.cli", "simulate", "--no-check", *args]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+            raise fail(f"--pgo: the training run {' '.join(args)} failed:\n{tail}")
 
 
 def compile_command(
@@ -283,6 +372,12 @@ def compile_command(
         "--opt",
         help="gcc optimisation level: 0, 1, 2 or 3 (1 takes about 60 % of 2's build time).",
     ),
+    pgo: bool = typer.Option(
+        False,
+        "--pgo",
+        help="Profile-guided: compile, play training games, compile again with their profile "
+        "(gcc; about twice the build time, the fastest build).",
+    ),
 ) -> None:
     """Compile the engine's modules (and the rule bot's) with Cython into the build folder;
     BANGARENA_ENGINE=compiled then runs them (docs/speed.md)."""
@@ -290,7 +385,11 @@ def compile_command(
         raise typer.BadParameter(f"{opt!r}; valid: 0, 1, 2, 3", param_hint="--opt")
     folder = out if out is not None else switch_module().build_dir()
     t0 = time.perf_counter()
-    manifest = compile_build(folder, jobs or (os.cpu_count() or 1), bots=not no_bots, opt=opt)
+    if pgo and not gcc_compiler():
+        raise fail("--pgo needs gcc as the C compiler (its -fprofile-generate/-use)")
+    manifest = compile_build(
+        folder, jobs or (os.cpu_count() or 1), bots=not no_bots, opt=opt, pgo=pgo
+    )
     count = sum(len(p["modules"]) for p in manifest["packages"].values())
     typer.echo(
         f"compiled {count} modules with Cython {manifest['cython']} into {folder} "

@@ -24,9 +24,11 @@ from bangarena.cli.app import app
 from bangarena.cli.engine_build import (
     BOT_MODULES,
     ENGINE_MODULES,
+    PGO_TRAINING,
     TYPED_MODULES,
     drop_slots,
     fast_str_equality,
+    gcc_compiler,
     module_plan,
 )
 from bangarena.engine.compiled import (
@@ -320,3 +322,36 @@ def test_compile_refuses_bad_options_before_building(args: list[str], tmp_path: 
     r = runner.invoke(app, ["engine", "compile", "--out", str(tmp_path / "b"), *args])
     assert r.exit_code == 2, r.output
     assert not (tmp_path / "b").exists()
+
+
+def _fake_cc(tmp_path: Path, banner: str) -> str:
+    cc = tmp_path / "cc"
+    cc.write_text(f"#!/bin/sh\necho '{banner}'\n", encoding="utf-8")
+    cc.chmod(0o755)
+    return str(cc)
+
+
+def test_pgo_is_refused_before_building_when_the_compiler_is_not_gcc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--pgo passes gcc's -fprofile-generate/-use: another compiler is told so at once."""
+    monkeypatch.setenv("CC", _fake_cc(tmp_path, "Debian clang version 16.0.6"))
+    assert not gcc_compiler()
+    r = runner.invoke(app, ["engine", "compile", "--pgo", "--out", str(tmp_path / "b")])
+    assert r.exit_code != 0
+    assert "--pgo needs gcc" in r.output
+    assert not (tmp_path / "b").exists()
+    gcc_banner = "cc (Debian 12.2.0-14) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc."
+    monkeypatch.setenv("CC", _fake_cc(tmp_path, gcc_banner))
+    assert gcc_compiler()
+
+
+@pytest.mark.parametrize("args", PGO_TRAINING, ids=" ".join)
+def test_the_pgo_training_runs_are_valid_simulate_commands(args: tuple[str, ...]) -> None:
+    """Each training run of --pgo, shortened to one game, is a simulate command that plays
+    (a renamed option would otherwise surface only in a --pgo build, minutes in)."""
+    short = list(args)
+    short[short.index("--games") + 1] = "1"
+    r = runner.invoke(app, ["simulate", "--no-check", *short])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["games"] == 1
