@@ -55,9 +55,11 @@ cdef class SeatView:
     cdef public object supply
     cdef public object expansions
 
-# v: the view being built, its fields written as struct members
-@cython.locals(g=GameState, me=Player, p=Player, v=SeatView, pv=PlayerView)
-cpdef build_view(g, seat, since=*, events=*, reuse=*, info=*, lazy_events=*)
+# v: the view being built, its fields written as struct members; s: a C index into the seats'
+# lists (the distances, the kept PlayerViews); dist, ids: their list and tuple read in C
+@cython.locals(g=GameState, me=Player, p=Player, v=SeatView, pv=PlayerView, s=Py_ssize_t,
+               dist=list, ids=tuple, c=Py_ssize_t)
+cpdef build_view(g, seat, since=*, events=*, list reuse=*, info=*, lazy_events=*)
 
 @cython.locals(info=DecisionInfo)
 cpdef DecisionInfo pending_info(list pend)

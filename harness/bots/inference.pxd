@@ -31,6 +31,10 @@ cdef class Beliefs:
     cpdef _learnt(self)
     cpdef _act(self, a, b, w)
     cpdef _removed(self, actor, victim, card)
+    # The acts' seats as C indexes into the per-seat lists, their weights as C doubles (the
+    # same IEEE operations in the same order as the pure module's floats)
+    @cython.locals(a=Py_ssize_t, b=Py_ssize_t, w=cython.double, f=cython.double,
+                   first=list, base=list, value=list, out=list, sh=Py_ssize_t)
     cpdef list scores(self)
     cpdef pool(self)
     cpdef _known_frame(self)

@@ -87,11 +87,14 @@ class Situation:
             # turn that left it alone): its counts neither (read-only below).
             self.hand = bot._hand
         else:
-            hand = self.hand = _Hand()
+            # Counted in a plain dict (its get and [] are the dict's own C calls in the compiled
+            # build, where a subclass's are method calls), then copied into a _Hand once.
+            counts: dict[str, int] = {}
             kinds = KIND_OF_ID
             for c in ids:
                 k = kinds[c]
-                hand[k] = hand.get(k, 0) + 1
+                counts[k] = counts.get(k, 0) + 1
+            hand = self.hand = _Hand(counts)
             bot._hand_ids = ids
             bot._hand = hand
         self.hn = self.view.high_noon
@@ -140,7 +143,13 @@ class Situation:
         if self.hn:
             return False
         p = self.view.players[seat]
-        return p.character == "iron_brow" or any(c.startswith("cover") for c in p.in_play)
+        if p.character == "iron_brow":
+            return True
+        # A loop, not any() over a generator: the compiled build makes a generator object
+        for c in p.in_play:
+            if c.startswith("cover"):
+                return True
+        return False
 
     def unlimited(self) -> bool:
         w = self.me.weapon
