@@ -2,6 +2,8 @@
 cimport cython
 from .state cimport GameState
 from .moves cimport Decision, Move
+# A view's builders as C calls from Game.view (one view per bot decision)
+from .views cimport build_view, pending_info
 
 cdef class Game:
     cdef public GameState state
