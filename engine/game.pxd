@@ -2,8 +2,10 @@
 cimport cython
 from .state cimport GameState
 from .moves cimport Decision, Move
-# A view's builders as C calls from Game.view (one view per bot decision)
+# C calls: a view's builders from Game.view (one view per bot decision), the game advanced
+# from apply and apply_fast
 from .views cimport build_view, pending_info
+from .flow cimport advance
 
 cdef class Game:
     cdef public GameState state
