@@ -26,6 +26,7 @@ echo "compiled in $((SECONDS - start)) s"
 info=$(BANGARENA_ENGINE=compiled "$PY" -m bangarena.cli engine info)
 echo "$info"
 grep -q '"build": "compiled"' <<<"$info"
+grep -q '"pgo": true' <<<"$info"
 # Every test that runs the compiled modules, not only the engine's: the harness, the rules
 # machine, the service's match driver and fast path, and the bots import them too (a Move as an
 # extension type once lost the type hints the published move schema is built from, which only

@@ -171,17 +171,19 @@ def activate(package: str, source_dir: str | Path) -> bool:
 
 def build_info() -> dict[str, Any]:
     """Which build is running: ``{"build": "pure"}`` or ``{"build": "compiled", "cython": …,
-    "build_dir": …, "packages": {package: [compiled modules]}}``."""
+    "pgo": whether it is profile-guided (``engine compile --pgo``), "build_dir": …,
+    "packages": {package: [compiled modules]}}``."""
     if not _ACTIVE:
         return {"build": "pure"}
     folder = next(iter(_ACTIVE.values()))["build_dir"]
     try:
-        cython = read_manifest(Path(folder)).get("cython")
+        manifest = read_manifest(Path(folder))
     except CompiledBuildError:
-        cython = None
+        manifest = {}
     return {
         "build": "compiled",
-        "cython": cython,
+        "cython": manifest.get("cython"),
+        "pgo": bool(manifest.get("pgo_training")),
         "build_dir": folder,
         "packages": {p: a["modules"] for p, a in sorted(_ACTIVE.items())},
     }

@@ -231,6 +231,9 @@ def test_info_and_simulate_name_the_build() -> None:
     assert r.exit_code == 0, r.output
     info = json.loads(r.stdout)
     assert info["build"] in ("pure", "compiled")
+    if info["build"] == "compiled":  # and whether it is the profile-guided build
+        manifest = read_manifest(Path(info["build_dir"]))
+        assert info["pgo"] is bool(manifest.get("pgo_training"))
     r = runner.invoke(app, ["simulate", "--games", "2", "--seats", "4", "--no-check"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["engine_build"] == info["build"]
