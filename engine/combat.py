@@ -236,20 +236,20 @@ def resolve_brace(g: GameState, pending: list, move: Move) -> None:
         lose_life(g, g.players[seat], source, amount, cause)
 
 
-def lose_now(g: GameState, p: Player, source: int, amount: int, cause: str) -> None:
-    """The ``lose_now`` task run at once, where a resolver would push it on top of the stack
-    to be popped next (a taken hit: a tenth of random-legal decisions)."""
+def lose_now(
+    g: GameState, p: Player, source: int, amount: int, cause: str, ignore: bool = False
+) -> None:
+    """The ``lose_now`` task's hit, unless ``p`` is already out: run at once where a resolver
+    would push the task on top of the stack to be popped next (a taken hit: a tenth of
+    random-legal decisions)."""
     if p.alive:
-        lose_life(g, p, source, amount, cause)
+        lose_life(g, p, source, amount, cause, ignore)
 
 
 def task_lose_now(g: GameState, task: list) -> None:
     """``["lose_now", seat, source, amount, cause]`` (a sixth item ``big_fifty``: the
     victim's ability is ignored)."""
-    seat, source, amount, cause = task[1], task[2], task[3], task[4]
-    p: Player = g.players[seat]
-    if p.alive:
-        lose_life(g, p, source, amount, cause, ignore=len(task) > 5)
+    lose_now(g, g.players[task[1]], task[2], task[3], task[4], len(task) > 5)
 
 
 def lose_life(
