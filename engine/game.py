@@ -465,14 +465,18 @@ def new_game(config: GameConfig, seed: int) -> Game:
         g.log.append(RoleDealt.make(seat=p.seat, role=p.role, private_to=[p.seat]))
     if DOUBLE_AGENT in roles:
         _double_agent_knowledge(g)
+    known = g.known
     for p in players:
         size = p.life
         if p.seat == sheriff and mode != OLD_CLASSIC:
             size += SHERIFF_HAND_ADJUST[n]
-        cards = [deck.pop() for _ in range(size)]
+        # The top ``size`` cards one by one (the deck's top is its end): a slice, not pops
+        cards = deck[: -size - 1 : -1]
+        del deck[-size:]
         p.hand.extend(cards)
+        bit = 1 << p.seat
         for c in cards:
-            g.known[c] = 1 << p.seat
+            known[c] = bit
         g.log.append(
             Drew.make(seat=p.seat, count=len(cards), source="deck", reason="deal",
                  cards=[CARD_IDS[c] for c in cards], private_to=[p.seat])
