@@ -11,6 +11,7 @@ from .deck_ops import (
     discard_from_hand,
     draw,
     first_of_kind,
+    hand_emptied,
     random_hand_card,
     remove_from_hand,
 )
@@ -45,13 +46,18 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
             break
     else:
         raise KeyError(kind)
+    # remove_from_hand, inlined: the card leaves the hand here, and Empty Hands' draw waits
+    # until after the card's event below, where remove_from_hand would have run it
+    p.hand.remove(c)
+    p.v += 1
     target = move.target
     if move_kind == "play_as" or kind == "shot":
         g.shots += 1
         g.discard.append(c)  # discard_card, inlined (as below)
         g.known[c] = PUBLIC_BIT
         g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=move.option))
-        remove_from_hand(g, p, c)
+        if not p.hand:
+            hand_emptied(g, p)
         # The shot task at once: pushed, it would be popped next
         task_shot(g, ["shot", seat, target, "shot"])
         return
@@ -60,7 +66,8 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
         g.discard.append(c)
         g.known[c] = PUBLIC_BIT
         g.log.append(Played.make(seat=seat, card=CARD_IDS[c], target=target, as_kind=None))
-        remove_from_hand(g, p, c)
+        if not p.hand:
+            hand_emptied(g, p)
         _BROWN[kind](g, seat, target)
         return
     # Blue cards and weapons stay in play; Jail goes in front of its target.
@@ -78,7 +85,8 @@ def resolve_play(g: GameState, pending: list, move: Move) -> None:
     owner.v += 1
     g.known[c] = PUBLIC_BIT
     g.log.append(Equipped.make(seat=seat, owner=owner.seat, card=CARD_IDS[c], replaced=replaced))
-    remove_from_hand(g, p, c)
+    if not p.hand:
+        hand_emptied(g, p)
 
 
 def _buckshot(g: GameState, seat: int, target: int | None) -> None:
