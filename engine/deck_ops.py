@@ -128,11 +128,7 @@ def discard_from_hand(g: GameState, p: Player, c: int, reason: str) -> None:
     g.discard.append(c)
     g.known[c] = PUBLIC_BIT
     g.log.append(Discarded.make(seat=p.seat, cards=[CARD_IDS[c]], reason=reason))
-    # remove_from_hand, inlined (a fifth of random-legal decisions are hand-limit discards)
-    p.hand.remove(c)
-    p.v += 1
-    if not p.hand:
-        hand_emptied(g, p)
+    remove_from_hand(g, p, c)
 
 
 def random_hand_card(g: GameState, p: Player) -> int:
