@@ -347,9 +347,9 @@ def _train(build: Path) -> None:
     """Play :data:`PGO_TRAINING` on the instrumented build at ``build`` (its profile is written
     as each process exits)."""
     env = dict(os.environ, BANGARENA_ENGINE="compiled", BANGARENA_BUILD_DIR=str(build))
+    # -S as this process (benchmarks/ab_speed.py compiles a revision from its own sys.path)
+    site = ["-S"] if sys.flags.no_site else []
     for args in PGO_TRAINING:
-        # -S as this process (benchmarks/ab_speed.py compiles a revision from its own sys.path)
-        site = ["-S"] if sys.flags.no_site else []
         cmd = [sys.executable, *site, "-m", "bangarena.cli", "simulate", "--no-check", *args]
         done = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if done.returncode != 0:
