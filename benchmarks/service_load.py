@@ -17,6 +17,10 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   finished matches), not bots' engine time; its polls wait for the other seats' moves, so
   their latency is the game's pace (up to the 5 s wait), and its moves' latency is the one to
   read;
+- floor5 (``--lineups remote,floor``): remote5's load against a third server, the service
+  with empty payloads (no prompts, move texts, view or schema; the legal ids stay) and no
+  storing (``floor_main``): the rate the service's machinery alone allows (HTTP, tokens, the
+  match driver, the engine), the ceiling of remote5's whatever its payloads cost;
 - bare: every client loops ``GET /bare``.
 
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
@@ -30,6 +34,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
+    .venv/bin/python benchmarks/service_load.py --lineups remote,floor --seconds 8
     .venv/bin/python benchmarks/service_load.py --client sdk
 """
 
@@ -110,6 +115,29 @@ def bare_main(port: int, loop: str, http: str) -> None:
 
     uvicorn.run(app, host=HOST, port=port, log_level="warning",
                 loop=loop, http=http)  # fmt: skip
+
+
+def floor_main(port: int, loop: str, http: str, db: str) -> None:
+    """The service with none of the decision contract's content, for the ``floor`` lineup:
+    each payload's prompts, move texts, view and answer schema are empty (the legal move ids
+    stay, so the clients can answer) and finished matches are not stored. Everything else is
+    ``bangarena serve``'s: the app, its fast path, the match driver, the engine, the tokens,
+    the collector's settings, uvicorn's. What it serves per CPU-second is the ceiling of the
+    real service's rate, whatever its payloads and store cost."""
+    import uvicorn
+
+    import bangarena.harness.decision_payload as payload
+    from bangarena.cli.serve import server_gc
+    from bangarena.service import ServiceSettings, create_app
+
+    payload.render_system = lambda view, lang: ""  # type: ignore[assignment]
+    payload.render_turn = lambda *args, **kwargs: ""  # type: ignore[assignment]
+    payload.move_text = lambda *args, **kwargs: ""  # type: ignore[assignment]
+    payload.view_to_dict = lambda *args, **kwargs: {}  # type: ignore[assignment]
+    payload.constrained_schema = lambda ids, notes=False: {}  # type: ignore[assignment]
+    app = create_app(ServiceSettings(db_url=db, store_matches=False))
+    server_gc()
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", loop=loop, http=http)
 
 
 # --- server processes ---------------------------------------------------------------------------
@@ -584,8 +612,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
     p.add_argument(
         "--lineups", default="bots,remote",
-        help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match) and "
-        "'remote' (5 remote seats per match, no bot); default both",
+        help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match), "
+        "'remote' (5 remote seats per match, no bot) and 'floor' (remote's load against the "
+        "service with empty payloads and no storing: see floor_main); default bots,remote",
     )  # fmt: skip
     p.add_argument(
         "--client", default="raw", choices=("raw", "sdk"),
@@ -594,16 +623,25 @@ def main(argv: list[str] | None = None) -> int:
         "bangarena.client.AsyncSeatClient, as an agent would)",
     )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--floor-db", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.bare_server is not None:
         bare_main(args.bare_server, args.loop, args.http)
         return 0
+    if args.floor_server is not None:
+        floor_main(args.floor_server, args.loop, args.http, args.floor_db)
+        return 0
     levels = [int(x) for x in args.clients.split(",") if x]
-    known = {"bots": ("service", service_load), "remote": ("remote5", all_remote_load)}
+    known = {
+        "bots": ("service", service_load),
+        "remote": ("remote5", all_remote_load),
+        "floor": ("floor5", all_remote_load),
+    }
     picked = [x for x in args.lineups.split(",") if x]
     if not picked or any(x not in known for x in picked):
         p.error(f"--lineups: a comma-separated list of {', '.join(known)}")
-    loads = [known[x] for x in picked]
+    loads = [(x, *known[x]) for x in picked]
     exe = shutil.which("bangarena") or str(Path(sys.executable).with_name("bangarena"))
     admin_token = secrets.token_urlsafe(32)
     env = os.environ | {"BANGARENA_ADMIN_TOKEN": admin_token}
@@ -615,26 +653,32 @@ def main(argv: list[str] | None = None) -> int:
     if load > (os.cpu_count() or 1):
         print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
     with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
-        sport, bport = free_port(), free_port()
+        sport, bport, fport = free_port(), free_port(), free_port()
         serve = [exe, "serve", "--host", HOST, "--port", str(sport), "--db", f"{tmp}/live.db",
                  "--loop", args.loop, "--http", args.http, "--log-level", "warning"]  # fmt: skip
         bare = [sys.executable, __file__, "--bare-server", str(bport),
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
+        floor = [sys.executable, __file__, "--floor-server", str(fport), "--floor-db",
+                 f"{tmp}/floor.db", "--loop", args.loop, "--http", args.http]  # fmt: skip
         logs = Path(tmp)
-        with (
-            server(serve, sport, env, logs / "serve.log") as sproc,
-            server(bare, bport, env, logs / "bare.log") as bproc,
-        ):
+        with contextlib.ExitStack() as stack:
+            sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log"))
+            bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log"))
             sbase, bbase = f"http://{HOST}:{sport}", f"http://{HOST}:{bport}"
+            targets = {"bots": (sproc, sbase), "remote": (sproc, sbase)}
+            if "floor" in picked:
+                fproc = stack.enter_context(server(floor, fport, env, logs / "floor.log"))
+                targets["floor"] = (fproc, f"http://{HOST}:{fport}")
             # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
             rows.append(memory(sproc, sbase, admin_token, args.matches))
             for clients in levels:
                 b = line("bare", clients, asyncio.run(
                     bare_load(bproc.pid, bbase, clients, args.seconds, args.client)))  # fmt: skip
                 rows.append(b)
-                for name, load_fn in loads:
+                for key, name, load_fn in loads:
+                    proc, base = targets[key]
                     s = line(name, clients, asyncio.run(load_fn(
-                        sproc.pid, sbase, admin_token, clients, args.seconds, args.time_per_move,
+                        proc.pid, base, admin_token, clients, args.seconds, args.time_per_move,
                         args.client,
                     )))  # fmt: skip
                     share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
