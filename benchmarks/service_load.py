@@ -21,6 +21,8 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   with empty payloads (no prompts, move texts, view or schema; the legal ids stay) and no
   storing (``floor_main``): the rate the service's machinery alone allows (HTTP, tokens, the
   match driver, the engine), the ceiling of remote5's whatever its payloads cost;
+- asgi (``--lineups …,asgi``): the bare load against uvicorn serving a plain ASGI callable
+  that returns the same constant: uvicorn's own share of a request, without FastAPI;
 - bare: every client loops ``GET /bare``.
 
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
@@ -115,6 +117,27 @@ def bare_main(port: int, loop: str, http: str) -> None:
 
     uvicorn.run(app, host=HOST, port=port, log_level="warning",
                 loop=loop, http=http)  # fmt: skip
+
+
+def asgi_main(port: int, loop: str, http: str) -> None:
+    """The ``asgi`` lineup's server: uvicorn alone, with the same settings, serving a plain ASGI
+    callable that answers every request with the bare endpoint's constant (no FastAPI): what
+    uvicorn's own HTTP handling costs a request."""
+    import uvicorn
+
+    body = b'{"ok":true}'
+    start = {
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"11")],
+    }
+
+    async def app(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", loop=loop, http=http)
 
 
 def floor_main(port: int, loop: str, http: str, db: str) -> None:
@@ -559,6 +582,19 @@ def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
     }
 
 
+async def asgi_load(
+    pid: int,
+    base: str,
+    admin_token: str,
+    clients: int,
+    seconds: float,
+    time_per_move: float,
+    client: str = "raw",
+) -> Tally:
+    """The ``asgi`` lineup: :func:`bare_load` against :func:`asgi_main`'s server."""
+    return await bare_load(pid, base, clients, seconds, client)
+
+
 # --- the run ------------------------------------------------------------------------------------
 
 
@@ -613,8 +649,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--lineups", default="bots,remote",
         help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match), "
-        "'remote' (5 remote seats per match, no bot) and 'floor' (remote's load against the "
-        "service with empty payloads and no storing: see floor_main); default bots,remote",
+        "'remote' (5 remote seats per match, no bot), 'floor' (remote's load against the "
+        "service with empty payloads and no storing: see floor_main) and 'asgi' (the bare "
+        "load against uvicorn serving a plain ASGI callable); default bots,remote",
     )  # fmt: skip
     p.add_argument(
         "--client", default="raw", choices=("raw", "sdk"),
@@ -624,10 +661,14 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--asgi-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-db", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.bare_server is not None:
         bare_main(args.bare_server, args.loop, args.http)
+        return 0
+    if args.asgi_server is not None:
+        asgi_main(args.asgi_server, args.loop, args.http)
         return 0
     if args.floor_server is not None:
         floor_main(args.floor_server, args.loop, args.http, args.floor_db)
@@ -637,6 +678,7 @@ def main(argv: list[str] | None = None) -> int:
         "bots": ("service", service_load),
         "remote": ("remote5", all_remote_load),
         "floor": ("floor5", all_remote_load),
+        "asgi": ("asgi", asgi_load),
     }
     picked = [x for x in args.lineups.split(",") if x]
     if not picked or any(x not in known for x in picked):
@@ -653,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     if load > (os.cpu_count() or 1):
         print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
     with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
-        sport, bport, fport = free_port(), free_port(), free_port()
+        sport, bport, fport, aport = free_port(), free_port(), free_port(), free_port()
         serve = [exe, "serve", "--host", HOST, "--port", str(sport), "--db", f"{tmp}/live.db",
                  "--loop", args.loop, "--http", args.http, "--log-level", "warning"]  # fmt: skip
         bare = [sys.executable, __file__, "--bare-server", str(bport),
@@ -669,6 +711,11 @@ def main(argv: list[str] | None = None) -> int:
             if "floor" in picked:
                 fproc = stack.enter_context(server(floor, fport, env, logs / "floor.log"))
                 targets["floor"] = (fproc, f"http://{HOST}:{fport}")
+            if "asgi" in picked:
+                asgi = [sys.executable, __file__, "--asgi-server", str(aport),
+                        "--loop", args.loop, "--http", args.http]  # fmt: skip
+                aproc = stack.enter_context(server(asgi, aport, env, logs / "asgi.log"))
+                targets["asgi"] = (aproc, f"http://{HOST}:{aport}")
             # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
             rows.append(memory(sproc, sbase, admin_token, args.matches))
             for clients in levels:
