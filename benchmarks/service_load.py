@@ -36,7 +36,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
-    .venv/bin/python benchmarks/service_load.py --lineups remote,floor --seconds 8
+    .venv/bin/python benchmarks/service_load.py --lineups remote,floor,asgi --seconds 10
     .venv/bin/python benchmarks/service_load.py --client sdk
 """
 
@@ -702,6 +702,8 @@ def main(argv: list[str] | None = None) -> int:
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
         floor = [sys.executable, __file__, "--floor-server", str(fport), "--floor-db",
                  f"{tmp}/floor.db", "--loop", args.loop, "--http", args.http]  # fmt: skip
+        asgi = [sys.executable, __file__, "--asgi-server", str(aport),
+                "--loop", args.loop, "--http", args.http]  # fmt: skip
         logs = Path(tmp)
         with contextlib.ExitStack() as stack:
             sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log"))
@@ -712,8 +714,6 @@ def main(argv: list[str] | None = None) -> int:
                 fproc = stack.enter_context(server(floor, fport, env, logs / "floor.log"))
                 targets["floor"] = (fproc, f"http://{HOST}:{fport}")
             if "asgi" in picked:
-                asgi = [sys.executable, __file__, "--asgi-server", str(aport),
-                        "--loop", args.loop, "--http", args.http]  # fmt: skip
                 aproc = stack.enter_context(server(asgi, aport, env, logs / "asgi.log"))
                 targets["asgi"] = (aproc, f"http://{HOST}:{aport}")
             # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
