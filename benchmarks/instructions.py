@@ -16,6 +16,9 @@ and the warm-up cancel out. Workloads:
   process and without HTTP: ``benchmarks/service_decisions.py``'s matches of five remote seats
   (``--seats`` does not apply; "games" are matches). Tokens and match ids are random, so two
   runs differ by a few hundred instructions per decision;
+- ``service-app``: the same matches with every poll and move through the app's ASGI callable,
+  as uvicorn calls it (the fast path's reading of the request and sending of the answer
+  included; uvicorn's own work not);
 - ``hearts``: OpenSpiel's C++ hearts through ``pyspiel``, random playouts as in
   ``engine_vs_openspiel.py`` (only the players' decisions are counted; the deal's chance nodes
   are part of the cost).
@@ -43,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WORKLOADS = ("random", "bots", "service", "hearts")
+WORKLOADS = ("random", "bots", "service", "service-app", "hearts")
 
 
 def play(workload: str, games: int, seats: int) -> int:
@@ -57,11 +60,11 @@ def play(workload: str, games: int, seats: int) -> int:
         game = pyspiel.load_game("hearts")
         rnd = random.Random(0)
         return sum(spiel_playout(game, rnd) for _ in range(games))
-    if workload == "service":
+    if workload in ("service", "service-app"):
         sys.path.insert(0, str(HERE))
         from service_decisions import decisions_in_process
 
-        return decisions_in_process(games)
+        return decisions_in_process(games, via="app" if workload == "service-app" else "routes")
     from bangarena.engine import GameConfig, new_game
     from bangarena.harness.simulate import batch_gc
 
@@ -140,7 +143,7 @@ def main() -> None:
     if unknown := set(workloads) - set(WORKLOADS):
         ap.error(f"unknown workloads {sorted(unknown)}; known: {', '.join(WORKLOADS)}")
     builds = ("pure", "compiled") if args.build == "both" else (args.build,)
-    default_games = {"random": 40, "bots": 8, "service": 6, "hearts": 50}
+    default_games = {"random": 40, "bots": 8, "service": 6, "service-app": 6, "hearts": 50}
     rows: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bangarena-instructions-") as name:
         tmp = Path(name)

@@ -75,16 +75,75 @@ def service_app(db: str) -> Any:
     )
 
 
-async def play(matches: int, tables: int, db: str, app: Any = None) -> tuple[int, float]:
+def _asgi_seat(app: Any, rng: random.Random) -> Any:
+    """A seat coroutine (match id, token) → decisions, whose polls and moves go through the
+    app's ASGI callable as uvicorn would call it (the fast path and its checks included)."""
+    _empty = {"type": "http.request", "body": b"", "more_body": False}
+
+    async def no_body() -> dict[str, Any]:
+        return _empty
+
+    async def seat(match_id: str, token: str) -> int:
+        made = 0
+        auth = [(b"authorization", f"Bearer {token}".encode())]
+        base = {
+            "type": "http", "http_version": "1.1", "scheme": "http", "root_path": "",
+            "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000), "raw_path": b"",
+        }  # fmt: skip
+        poll = {**base, "method": "GET", "path": f"/v1/matches/{match_id}/decision",
+                "query_string": b"wait=5"}  # fmt: skip
+        move = {**base, "method": "POST", "path": f"/v1/matches/{match_id}/moves",
+                "query_string": b""}  # fmt: skip
+        while True:
+            sent: list[dict[str, Any]] = []
+
+            async def send(message: dict[str, Any], sent: list = sent) -> None:
+                sent.append(message)
+
+            await app({**poll, "headers": auth}, no_body, send)
+            status = sent[0]["status"]
+            if status == 410:
+                return made
+            if status == 204:
+                continue
+            d = json.loads(sent[1]["body"])
+            body = json.dumps(
+                {
+                    "decision_id": d["decision_id"],
+                    "move_id": rng.choice([m["id"] for m in d["moves"]]),
+                }
+            ).encode()
+
+            async def with_body(body: bytes = body) -> dict[str, Any]:
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            headers = [*auth, (b"content-type", b"application/json"),
+                       (b"content-length", b"%d" % len(body))]  # fmt: skip
+            sent.clear()
+            await app({**move, "headers": headers}, with_body, send)
+            made += sent[0]["status"] == 200
+
+    return seat
+
+
+async def play(
+    matches: int, tables: int, db: str, app: Any = None, via: str = "routes"
+) -> tuple[int, float]:
     """Play ``matches`` five-remote-seat matches, ``tables`` at once, on ``app`` (a new one
-    by default); (decisions, CPU s)."""
+    by default), calling the routes' functions (``via="routes"``) or the app's ASGI callable
+    (``"app"``); (decisions, CPU s)."""
     app = service_app(db) if app is None else app
     registry = app.state.service.registry
     rng = random.Random(5)
     decisions = 0
+    asgi_seat = _asgi_seat(app, rng) if via == "app" else None
 
     async def seat(match_id: str, token: str) -> None:
         nonlocal decisions
+        if asgi_seat is not None:
+            made = await asgi_seat(match_id, token)  # read before adding: others add too
+            decisions += made
+            return
         scope = {
             "type": "http", "method": "GET", "path": "/", "query_string": b"", "app": app,
             "headers": [(b"authorization", f"Bearer {token}".encode())],
@@ -127,14 +186,14 @@ _APP: list[Any] = []
 """The app of :func:`decisions_in_process` and its folder, made at the first call."""
 
 
-def decisions_in_process(matches: int, tables: int = 13) -> int:
+def decisions_in_process(matches: int, tables: int = 13, via: str = "routes") -> int:
     """Play ``matches`` matches as :func:`main` does, without timers, on one app for the whole
     process (its creation belongs to the warm-up); returns the decisions
     (``benchmarks/instructions.py``'s ``service`` workload)."""
     if not _APP:
         tmp = tempfile.TemporaryDirectory(prefix="bangarena-decisions-")
         _APP.extend((tmp, service_app(f"{tmp.name}/live.db")))
-    decisions, _ = asyncio.run(play(matches, tables, "", _APP[1]))
+    decisions, _ = asyncio.run(play(matches, tables, "", _APP[1], via))
     return decisions
 
 
@@ -143,12 +202,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--matches", type=int, default=40)
     p.add_argument("--tables", type=int, default=13, help="matches at once (13: 64 clients)")
     p.add_argument("--profile", action="store_true", help="cProfile instead of the timers")
+    p.add_argument(
+        "--via", choices=("routes", "app"), default="routes",
+        help="call the routes' functions (default) or the app's ASGI callable, fast path "
+        "included (what uvicorn calls)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)  # as `bangarena serve` runs
     with tempfile.TemporaryDirectory(prefix="bangarena-decisions-") as tmp:
-        run = functools.partial(play, args.matches, args.tables, f"{tmp}/live.db")
+        run = functools.partial(play, args.matches, args.tables, f"{tmp}/live.db", via=args.via)
         if args.profile:
             prof = cProfile.Profile()
             decisions, cpu = prof.runcall(asyncio.run, run())
