@@ -28,8 +28,7 @@ class Caller:
         return self.grant.seat if self.grant.role == "seat" else None
 
 
-def _token(request: Request) -> str:
-    token = request_token(request)
+def _required(token: str | None) -> str:
     if token is None:
         raise ApiError(401, "missing_token", "send the token in an 'Authorization: Bearer' header")
     return token
@@ -38,7 +37,7 @@ def _token(request: Request) -> str:
 def require_admin(request: Request) -> ServiceState:
     """The admin token, or 401 (missing, unknown) / 403 (a match's token)."""
     state = service_state(request)
-    token = _token(request)
+    token = _required(request_token(request))
     if state.tokens.is_admin(token):
         return state
     if state.tokens.lookup(token) is not None:
@@ -48,8 +47,14 @@ def require_admin(request: Request) -> ServiceState:
 
 def authorize(request: Request, match_id: str, roles: Collection[Role]) -> Caller:
     """The caller of a match route, if its token may take ``roles`` on ``match_id``."""
-    state = service_state(request)
-    token = _token(request)
+    return authorize_token(service_state(request), request_token(request), match_id, roles)
+
+
+def authorize_token(
+    state: ServiceState, token: str | None, match_id: str, roles: Collection[Role]
+) -> Caller:
+    """:func:`authorize` for a request's token already read (None: it carries none)."""
+    token = _required(token)
     grant = state.tokens.lookup(token)
     if grant is None:
         if state.tokens.is_admin(token):
@@ -77,4 +82,4 @@ def match_or_404(request: Request, match_id: str) -> LiveMatch:
     return live
 
 
-__all__ = ["Caller", "authorize", "match_or_404", "require_admin"]
+__all__ = ["Caller", "authorize", "authorize_token", "match_or_404", "require_admin"]

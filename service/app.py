@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from .errors import install_error_handlers, internal_error
 from .extensions import Extension, mount_extensions
@@ -108,21 +108,17 @@ class ServiceApp(FastAPI):
                 handler, match_id = found
                 scope["app"] = self
                 scope["path_params"] = {"match_id": match_id}
-                started = False
-
-                async def sending(message: Message) -> None:
-                    nonlocal started
-                    started = True
-                    await send(message)
-
                 try:
-                    await handler(scope, receive, sending, super().__call__, self.max_body_bytes)
+                    answer = await handler(scope, receive, self.state.service, self.max_body_bytes)
                 except Exception as exc:
-                    if started:  # too late to answer: the server closes the connection
-                        raise
                     # answered as the app's own error handling answers one (a bare 500)
-                    response = await internal_error(Request(scope), exc)
-                    await response(scope, receive, send)
+                    answer = await internal_error(Request(scope), exc)
+                if isinstance(answer, tuple):
+                    await decisions.send_json(send, *answer)
+                elif isinstance(answer, decisions.Handoff):
+                    await super().__call__(scope, answer.receive, send)
+                else:
+                    await answer(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)
 

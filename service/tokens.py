@@ -72,16 +72,30 @@ class TokenBook:
             del self._grants[d]
 
 
+def bearer_token(header: str) -> str:
+    """The token of an ``Authorization`` header's value: ``""`` when it is not a Bearer token
+    (a malformed header is a bad token, not a missing one)."""
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return ""
+
+
 def request_token(conn: HTTPConnection) -> str | None:
     """The token a request carries: the Bearer header first, else the cookie (None: none)."""
     header = conn.headers.get("authorization")
     if header is not None:
-        scheme, _, value = header.partition(" ")
-        if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-        return ""  # a malformed header is a bad token, not a missing one
+        return bearer_token(header)
     cookie = conn.cookies.get(COOKIE_NAME)
     return cookie or None
 
 
-__all__ = ["COOKIE_NAME", "Grant", "Role", "TokenBook", "digest", "request_token"]
+__all__ = [
+    "COOKIE_NAME",
+    "Grant",
+    "Role",
+    "TokenBook",
+    "bearer_token",
+    "digest",
+    "request_token",
+]

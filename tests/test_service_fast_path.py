@@ -119,6 +119,18 @@ def _requests(decision_id: int, legal: str) -> list[tuple[str, str, dict[str, An
         ("GET", "/decision", {"token": "unknown-token-0123456789"}),
         ("GET", "/decision", {"token": "admin"}),
         ("GET", "/decision", {"token": "spectator"}),
+        ("GET", "/decision", {"token": None, "headers": {"authorization": "Basic abc"}}),
+        ("GET", "/decision", {"token": None, "headers": {"authorization": "Bearer"}}),
+        ("GET", "/decision", {"token": None, "headers": {"cookie": "bangarena_token=nope"}}),
+        (
+            "POST",
+            "/moves",
+            {
+                "headers": {**post["headers"], "authorization": "bearer"},
+                "json": {"decision_id": decision_id, "move_id": legal},
+                "token": None,
+            },
+        ),
         ("POST", "/moves", {**post, "content": b"{not json"}),
         ("POST", "/moves", {**post, "content": b"[]"}),
         ("POST", "/moves", {**post, "content": b""}),

@@ -6,29 +6,35 @@ has two ways in: the FastAPI routes below declare the contract (OpenAPI: the que
 the responses) and can serve every request, and the fast path (:func:`fast_handler`, called by
 the app before its middleware and router: ``service/app.py``) serves the well-formed requests
 of that contract without FastAPI's per-request middleware, parameter solving and response
-re-validation — a match id of the declared pattern, no query or one plain ``wait``, a JSON body
-of a known length within the limit that is a valid ``MoveAnswer``. Anything else (a bad or odd
-query, a body that is not a valid answer, another content type, a chunked or oversized body)
-goes to the whole app untouched, so every 4xx is the one FastAPI and our handlers give. Both
-ways call the same functions below for the work, and answer the same bytes.
+re-validation, and without starlette's request and response objects (it reads the raw headers
+and body; the app sends its answer as two ASGI messages) — a match id of the declared
+pattern, no query or one plain ``wait``, a JSON body of a known length within the limit that
+is a valid ``MoveAnswer``. Anything else (a bad or odd query, a body that is not a valid
+answer, another content type, a chunked or oversized body) goes to the whole app untouched, so
+every 4xx is the one FastAPI and our handlers give. Both ways call the same functions below
+for the work, and answer the same bytes.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect, HTTPConnection
 from starlette.types import Message, Receive, Scope, Send
 
 from bangarena.harness.decision_payload import DecisionPayload, MoveAnswer
 from bangarena.harness.seats.remote_seat import Accepted, PendingDecision, Rejected, RemoteSeat
 
-from ..access import Caller, authorize
+from ..access import Caller, authorize, authorize_token
 from ..errors import ERROR_RESPONSES, ApiError
 from ..models import ErrorBody, MoveAccepted
+from ..state import ServiceState
+from ..tokens import bearer_token, request_token
 from .matches import MatchId
 
 router = APIRouter(prefix="/v1/matches", tags=["decisions"], responses=ERROR_RESPONSES)
@@ -91,7 +97,10 @@ async def wait_for_decision(
 ) -> tuple[RemoteSeat, PendingDecision] | None:
     """The caller's seat and its pending decision, waiting up to ``wait`` seconds for one
     (None: none came). Raises :class:`ApiError` (401/403/404/410/429) like the route."""
-    caller = authorize(request, match_id, ("seat",))
+    return await _wait(authorize(request, match_id, ("seat",)), wait)
+
+
+async def _wait(caller: Caller, wait: float) -> tuple[RemoteSeat, PendingDecision] | None:
     seat, live, state = _seat(caller), caller.live, caller.state
     _gone(caller)
     wait = min(wait, state.settings.max_wait_s)
@@ -140,7 +149,10 @@ async def post_move(request: Request, match_id: MatchId, body: MoveAnswer) -> Mo
 
 
 async def _move(request: Request, match_id: str, body: MoveAnswer) -> MoveAccepted:
-    caller = authorize(request, match_id, ("seat",))
+    return await _move_as(authorize(request, match_id, ("seat",)), body)
+
+
+async def _move_as(caller: Caller, body: MoveAnswer) -> MoveAccepted:
     seat, live = _seat(caller), caller.live
     _gone(caller)
     result = seat.submit(body.decision_id, body.move_id)
@@ -170,8 +182,19 @@ the rest (repeated, empty, signed, exponent, other parameters …)."""
 _PREFIX: Final = "/v1/matches/"
 _JSON: Final = b"application/json"
 
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
-FastHandler = Callable[[Scope, Receive, Send, App, int], Awaitable[None]]
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A request the fast path does not serve: the whole app serves it, reading the body from
+    ``receive`` (the body already read is given back)."""
+
+    receive: Receive
+
+
+FastAnswer = tuple[int, bytes] | Response | Handoff
+"""What a fast handler answers: ``(status, body)`` (200 with a JSON body, or 204 with none),
+an error response, or a :class:`Handoff`."""
+FastHandler = Callable[[Scope, Receive, ServiceState, int], Awaitable[FastAnswer]]
 
 
 def fast_handler(scope: Scope) -> tuple[FastHandler, str] | None:
@@ -207,49 +230,88 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return again
 
 
-async def fast_poll(scope: Scope, receive: Receive, send: Send, app: App, _limit: int) -> None:
-    """``GET /v1/matches/{id}/decision`` for a request of the plain contract; ``app`` (the
-    whole FastAPI app) serves any other."""
+def _scope_token(scope: Scope) -> str | None:
+    """The request's token as :func:`~bangarena.service.tokens.request_token` reads it, from
+    the raw headers (a browser's cookie through starlette)."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return bearer_token(value.decode("latin-1"))
+    return request_token(HTTPConnection(scope))
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The whole body, as ``Request.body()`` reads it."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+
+
+async def send_json(send: Send, status: int, body: bytes) -> None:
+    """Send a fast handler's answer with the headers a starlette ``Response(body,
+    media_type="application/json")`` sends (none for a 204)."""
+    headers = (
+        [] if status == 204 else [(b"content-length", b"%d" % len(body)), (b"content-type", _JSON)]
+    )
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def fast_poll(scope: Scope, receive: Receive, state: ServiceState, _limit: int) -> FastAnswer:
+    """``GET /v1/matches/{id}/decision`` for a request of the plain contract (any other is
+    handed off)."""
     query = scope.get("query_string", b"")
     wait = 0.0
     if query:
         m = _PLAIN_WAIT.fullmatch(query)
         if m is None or (wait := float(m.group(1))) > 60:
-            await app(scope, receive, send)
-            return
-    request = Request(scope, receive, send)
+            return Handoff(receive)
     try:
-        response = await _poll(request, scope["path_params"]["match_id"], wait)
+        caller = authorize_token(
+            state, _scope_token(scope), scope["path_params"]["match_id"], ("seat",)
+        )
+        got = await _wait(caller, wait)
     except ApiError as exc:
-        response = exc.response()
-    await response(scope, receive, send)
+        return exc.response()
+    if got is None:
+        return 204, b""
+    seat, pending = got
+    # The payload's JSON is made once per decision (a poll only adds the time left).
+    return 200, seat.payload_json_now(pending)
 
 
-async def fast_move(scope: Scope, receive: Receive, send: Send, app: App, limit: int) -> None:
+async def fast_move(scope: Scope, receive: Receive, state: ServiceState, limit: int) -> FastAnswer:
     """``POST /v1/matches/{id}/moves`` for a valid JSON answer of a known length within the
-    body limit; ``app`` serves any other (its 413, its 422 …)."""
-    request = Request(scope, receive, send)
-    length = request.headers.get("content-length")
+    body limit (any other is handed off: the app gives its 413, its 422 …)."""
+    length = content_type = None
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            length = value if length is None else length
+        elif name == b"content-type":
+            content_type = value if content_type is None else content_type
     if (
         scope.get("query_string")
         or length is None
         or not length.isdigit()
         or int(length) > limit
-        or request.headers.get("content-type", "").encode() != _JSON
+        or content_type != _JSON
     ):
-        await app(scope, receive, send)
-        return
-    body = await request.body()
+        return Handoff(receive)
+    body = await _read_body(receive)
     try:
         answer = MoveAnswer.model_validate_json(body)
     except ValidationError:
-        await app(scope, _replay(body, receive), send)
-        return
+        return Handoff(_replay(body, receive))
     try:
-        accepted = await _move(request, scope["path_params"]["match_id"], answer)
+        caller = authorize_token(
+            state, _scope_token(scope), scope["path_params"]["match_id"], ("seat",)
+        )
+        accepted = await _move_as(caller, answer)
     except ApiError as exc:
-        error = exc.response()
-        await error(scope, receive, send)
-        return
-    ok = Response(content=accepted.model_dump_json(), media_type="application/json")
-    await ok(scope, receive, send)
+        return exc.response()
+    return 200, MoveAccepted.__pydantic_serializer__.to_json(accepted)
