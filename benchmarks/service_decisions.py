@@ -94,12 +94,13 @@ def _asgi_seat(app: Any, rng: random.Random) -> Any:
                 "query_string": b"wait=5"}  # fmt: skip
         move = {**base, "method": "POST", "path": f"/v1/matches/{match_id}/moves",
                 "query_string": b""}  # fmt: skip
+        sent: list[dict[str, Any]] = []  # one request's messages
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
         while True:
-            sent: list[dict[str, Any]] = []
-
-            async def send(message: dict[str, Any], sent: list = sent) -> None:
-                sent.append(message)
-
+            sent.clear()
             await app({**poll, "headers": auth}, no_body, send)
             status = sent[0]["status"]
             if status == 410:

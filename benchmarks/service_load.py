@@ -582,19 +582,6 @@ def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
     }
 
 
-async def asgi_load(
-    pid: int,
-    base: str,
-    admin_token: str,
-    clients: int,
-    seconds: float,
-    time_per_move: float,
-    client: str = "raw",
-) -> Tally:
-    """The ``asgi`` lineup: :func:`bare_load` against :func:`asgi_main`'s server."""
-    return await bare_load(pid, base, clients, seconds, client)
-
-
 # --- the run ------------------------------------------------------------------------------------
 
 
@@ -678,7 +665,12 @@ def main(argv: list[str] | None = None) -> int:
         "bots": ("service", service_load),
         "remote": ("remote5", all_remote_load),
         "floor": ("floor5", all_remote_load),
-        "asgi": ("asgi", asgi_load),
+        "asgi": (
+            "asgi",
+            lambda pid, base, _admin, clients, seconds, _tpm, client: bare_load(
+                pid, base, clients, seconds, client
+            ),
+        ),
     }
     picked = [x for x in args.lineups.split(",") if x]
     if not picked or any(x not in known for x in picked):

@@ -290,10 +290,10 @@ async def fast_move(scope: Scope, receive: Receive, state: ServiceState, limit: 
     body limit (any other is handed off: the app gives its 413, its 422 …)."""
     length = content_type = None
     for name, value in scope["headers"]:
-        if name == b"content-length":
-            length = value if length is None else length
-        elif name == b"content-type":
-            content_type = value if content_type is None else content_type
+        if name == b"content-length" and length is None:
+            length = value
+        elif name == b"content-type" and content_type is None:
+            content_type = value
     if (
         scope.get("query_string")
         or length is None
