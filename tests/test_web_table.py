@@ -596,4 +596,6 @@ def test_the_language_switch_changes_the_interface_and_the_card_texts(svc, brows
     lib.wait_for_function("document.querySelectorAll('#lib-characters .lib-item').length >= 16")
     assert lib.locator("#lib-characters .lib-item").count() == 16
     lib.close()
-    ana.close()
+    # The bots play on meanwhile: Ana can be eliminated or the game end, and her table's poll
+    # is then answered 410, which the browser logs
+    ana.close(allow=("the server responded with a status of 410",))
