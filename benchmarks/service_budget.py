@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         ("  = the mandatory parts", mandatory),
         ("  left for the service's machinery", budget - mandatory),
         ("the service's machinery now (floor5 − asgi − engine)", machinery_now),
+        ("the whole service in process (no HTTP, no storing; with the client)",
+         parts["all (in process)"]),
         ("remote5 now (the service as it is)", per_decision("remote5")),
     ]  # fmt: skip
     for label, value in rows:
