@@ -13,7 +13,8 @@ interrupted one (Ctrl-C, a cancelled task) keeps what was played; both records h
 Observers (``on_move``) never see the game: after each decision they get a :class:`MoveNotice`
 (what is public about the move, as the viewer saw it) and the viewer's :class:`SeatView` — the
 human seat's when a person sits at the table, else the spectator's. An observer that needs only
-the notice (``on_notice``) spares the match that view.
+the notice (``on_notice``) spares the match that view, and one that needs only to know that a
+move was applied (``on_applied``: its index) spares it the notice too.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ OnMove = Callable[[MoveNotice, SeatView], None]
 previous call). Never given the game."""
 OnNotice = Callable[[MoveNotice], None]
 """Called after every decision with its notice only (no view is built for it)."""
+OnApplied = Callable[[int], None]
+"""Called after every decision with its index only, once its move is applied (nothing is
+built for it: the match service's signal that a move's effects can be read)."""
 
 
 def viewer_of(seats: Sequence[Seat]) -> int | None:
@@ -161,6 +165,17 @@ async def ask(
     wait = deadline.remaining() + grace_s
     if wait <= 0:  # no time at all: the seat is not asked
         return SeatAnswer.give_up("timeout", None), view.cursor
+    if getattr(seat, "self_timed", False):
+        # The seat gives up by the deadline itself (seats/protocol.py): a timer here would be
+        # set and cancelled at every decision for nothing.
+        try:
+            return await seat.decide(view, decision, deadline), view.cursor
+        except asyncio.CancelledError:
+            if (dropped := _dropped(seat)) is None:
+                raise  # the match itself is being cancelled
+            return dropped, view.cursor
+        except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
+            return _seat_error(e), view.cursor
     loop = asyncio.get_running_loop()
     timer: asyncio.TimerHandle | None = None
     try:
@@ -188,14 +203,21 @@ async def ask(
             return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None)), view.cursor
         return _seat_error(e), view.cursor
     except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
+        if (dropped := _dropped(seat)) is None:
             raise  # the match itself is being cancelled
-        # the seat's own wait was cancelled (an answer future dropped): no answer in time
-        return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None)), view.cursor
+        return dropped, view.cursor
     except Exception as e:  # noqa: BLE001 — a broken seat must not stop the table
         return _seat_error(e), view.cursor
     return answer, view.cursor
+
+
+def _dropped(seat: Seat) -> SeatAnswer | None:
+    """After a cancellation inside ``seat.decide()``: None when it is the match itself that is
+    being cancelled, else the seat's own wait was (an answer future dropped): no answer in time."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        return None
+    return SeatAnswer.give_up("timeout", getattr(seat, "in_flight", None))
 
 
 def _seat_error(exc: BaseException) -> SeatAnswer:
@@ -214,6 +236,7 @@ class Match:
         *,
         on_move: OnMove | None = None,
         on_notice: OnNotice | None = None,
+        on_applied: OnApplied | None = None,
         match_id: str | None = None,
         close_seats: bool = True,
         command: Sequence[str] | None = None,
@@ -224,6 +247,7 @@ class Match:
         self.seats = list(seats)
         self.on_move = on_move
         self.on_notice = on_notice
+        self.on_applied = on_applied
         self.match_id = match_id or uuid.uuid4().hex[:12]
         for s in seats:
             if hasattr(s, "match_id"):  # seats that tell an outside agent which match it is in
@@ -278,6 +302,7 @@ class Match:
         # A bot that ignores its view (``random``) is given none: building it was most of
         # such a bot's decision.
         views = [getattr(s, "needs_view", True) for s in seats]
+        outside = [s.controller != "bot" for s in seats]
         watch_eliminations = any(getattr(s, "eliminated", None) is not None for s in seats)
         moves, limits = self.moves, self.limits
         yield_at = time.monotonic() + YIELD_EVERY_S
@@ -327,6 +352,8 @@ class Match:
             alive = [p.alive for p in game.state.players] if watch_eliminations else None
             game.apply(i, move_id)
             moves.append(rec)
+            if self.on_applied is not None:
+                self.on_applied(rec.index)
             if self.on_move is not None:
                 view = game.view(self.viewer, since=seen)
                 seen = view.cursor
@@ -343,7 +370,12 @@ class Match:
                 return
             if alive is not None:
                 await self._tell_eliminated(alive, cursors)
-            if choose is None or time.monotonic() >= yield_at:
+            # After a seat that awaited its answer, yield once, so that what waits on the move
+            # (a route answering it) runs before bots play on; not when the next seat plays
+            # from outside too (its wait yields): a task switch less per remote decision.
+            if (
+                choose is None and (game.over or not outside[game.decision.seat])
+            ) or time.monotonic() >= yield_at:
                 # let the other matches of this process run (a bots-only match yields by time)
                 await asyncio.sleep(0)
                 yield_at = time.monotonic() + YIELD_EVERY_S

@@ -294,10 +294,11 @@ def seat_totals(seat: int | None, moves: Iterable[MoveRecord], kind: str | None)
     """Totals of one seat of ``kind`` over its ``moves``."""
     rule_following = kind in RULE_FOLLOWING_KINDS
     t = SeatTotals(seat=seat)
-    # Sums are kept in locals and set once: a pydantic attribute write costs ~1 µs and a bot
-    # seat has ~30 decisions per match, every one of them attempt-less.
+    # Sums are kept in locals and set once: a pydantic attribute write costs ~1 µs, a bot seat
+    # has ~30 decisions per match, and a remote seat's every decision has an attempt.
     decisions = autopilot_moves = attempts = lost = answered = valid = retries = 0
     elapsed = backoff = credited = latency = 0.0
+    tin = tout = reasoning = cached = cache_write = 0
     costs: list[float] = []
     for m in moves:
         decisions += 1
@@ -311,7 +312,10 @@ def seat_totals(seat: int | None, moves: Iterable[MoveRecord], kind: str | None)
             lost += lost_to_provider(m)
         for a in m.attempts:
             attempts += 1
-            t.usage.add(a.usage)
+            u = a.usage
+            tin, tout = tin + u.input_tokens, tout + u.output_tokens
+            reasoning, cached = reasoning + u.reasoning_tokens, cached + u.cached_tokens
+            cache_write += u.cache_write_tokens
             latency += a.latency_s
             if a.cost_usd is not None:
                 costs.append(a.cost_usd)
@@ -327,6 +331,10 @@ def seat_totals(seat: int | None, moves: Iterable[MoveRecord], kind: str | None)
                 if a.outcome != "ok":
                     t.failures[a.outcome] += 1
     t.decisions, t.autopilot_moves, t.attempts = decisions, autopilot_moves, attempts
+    t.usage = TokenUsage(
+        input_tokens=tin, output_tokens=tout, reasoning_tokens=reasoning,
+        cached_tokens=cached, cache_write_tokens=cache_write,
+    )  # fmt: skip
     t.elapsed_s, t.backoff_s, t.credited_s, t.latency_s = elapsed, backoff, credited, latency
     t.lost_to_provider, t.retries = lost, retries
     if rule_following:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from bangarena.engine import Game
 from bangarena.evals.live import LiveParticipant
 from bangarena.harness.bots import is_bot_spec
-from bangarena.harness.match import Match, MatchSettings, MoveNotice
+from bangarena.harness.match import Match, MatchSettings
 from bangarena.harness.model_spec import ModelSpecError
 from bangarena.harness.provenance import redact_credentials
 from bangarena.harness.records import MatchRecord
@@ -78,7 +78,9 @@ class LiveMatch:
         self.settings = settings
         self.info = info
         self.start_now = start_now
-        self.match = Match(settings, seats, match_id=match_id, on_notice=self._moved)
+        self.match = Match(settings, seats, match_id=match_id, on_applied=self._moved)
+        self.game: Game = self.match.game
+        """The match's game (read on every request: an attribute, not a property)."""
         self.remote: dict[int, RemoteSeat] = {
             i: s for i, s in enumerate(seats) if isinstance(s, RemoteSeat)
         }
@@ -99,10 +101,6 @@ class LiveMatch:
         """Waiting for a change of one seat's decision (its long-polls): not woken by every
         move of the match, only by its own decision, its elimination and the end."""
         self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
-
-    @property
-    def game(self) -> Game:
-        return self.match.game
 
     @property
     def status(self) -> MatchState:
@@ -136,17 +134,17 @@ class LiveMatch:
             _wake(waiters)
 
     async def wait_until(
-        self, ready: Callable[[], bool], timeout: float, *, seat: int | None = None
+        self, ready: Callable[[], bool], timeout: float | None, *, seat: int | None = None
     ) -> bool:
-        """Wait up to ``timeout`` seconds for ``ready()``, checked at every change, or with
-        ``seat`` only at changes of that seat's decision, its elimination and the end (what a
-        long-poll waits for). One timer for the whole wait; a wake-up is one future."""
+        """Wait up to ``timeout`` seconds for ``ready()`` (None: until it is), checked at every
+        change, or with ``seat`` only at changes of that seat's decision, its elimination and
+        the end (what a long-poll waits for). One timer for the whole wait; a wake-up is one
+        future."""
         if ready():
             return True
-        if timeout <= 0:
+        if timeout is not None and timeout <= 0:
             return False
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
         waiters = self._waiters if seat is None else self._seat_waiters.setdefault(seat, [])
         timed_out = False
         fut: asyncio.Future[None] | None = None
@@ -157,7 +155,7 @@ class LiveMatch:
             if fut is not None and not fut.done():
                 fut.set_result(None)
 
-        timer = loop.call_at(end, expire)
+        timer = None if timeout is None else loop.call_at(loop.time() + timeout, expire)
         try:
             while not ready():
                 if timed_out:
@@ -174,11 +172,12 @@ class LiveMatch:
                             waiters.remove(fut)
             return True
         finally:
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
 
     # -- life cycle ------------------------------------------------------------------------
-    def _moved(self, notice: MoveNotice) -> None:
-        self.cursor_after[notice.index] = self.log_length()
+    def _moved(self, index: int) -> None:
+        self.cursor_after[index] = self.log_length()
         if self.game.over:
             self.notify()
             return

@@ -462,14 +462,7 @@ class RoomBook:
         for i, s in enumerate(seats):
             if isinstance(s, BotSeat):
                 seats[i] = PacedBotSeat(s, room.pause)
-        inner = live.match.on_notice
-
-        def on_notice(notice: MoveNotice) -> None:
-            if inner is not None:
-                inner(notice)
-            room.record_notice(notice)
-
-        live.match.on_notice = on_notice
+        live.match.on_notice = room.record_notice
         for grant in created.seats:
             m = room.member_at(grant.seat)
             if m is not None and grant.token is not None:

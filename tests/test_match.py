@@ -245,9 +245,14 @@ async def test_a_deadline_moved_later_while_the_seat_works_is_the_one_kept() -> 
     assert 0.3 <= first.elapsed_s < 0.45 and first.credited_s == pytest.approx(0.3)
 
 
-async def test_a_seat_whose_own_wait_is_cancelled_is_autopiloted_and_the_match_goes_on() -> None:
+@pytest.mark.parametrize("self_timed", [False, True])
+async def test_a_seat_whose_own_wait_is_cancelled_is_autopiloted_and_the_match_goes_on(
+    self_timed: bool,
+) -> None:
+    """With the driver's timer, or without it for a seat that keeps its own clock."""
     settings = MatchSettings(seats=4, seed=2, time_per_move_s=30, model_time_per_move_s=5)
     seat = DroppedSeat(late=1, sleep_s=0)
+    seat.self_timed = self_timed  # type: ignore[attr-defined]
     rec = await run_match(settings, [seat, *(BotSeat("rule", i, i) for i in range(1, 4))])
     check_record(rec, settings)
     assert rec.status == "complete"
@@ -283,3 +288,61 @@ async def test_notice_observers_get_the_on_move_notices_and_view_free_bots_get_n
     assert with_views == alone and len(alone) == len(b.moves)
     assert all(v is None for i in (1, 3) for v in given[i]) and given[1]
     assert all(isinstance(v, SeatView) and v.seat == i for i in (0, 2, 4) for v in given[i])
+
+
+async def test_a_self_timed_seat_that_crashes_is_autopiloted_and_a_cancelled_match_stops() -> None:
+    """A seat that keeps its own clock runs without the driver's timer, and still never stops
+    the table by raising, while cancelling the match still stops it."""
+    settings = MatchSettings(seats=5, seed=8)
+    broken = BrokenSeat(0, 0)
+    broken.self_timed = True  # type: ignore[attr-defined]
+    seats = [BotSeat("random", i, i) for i in range(5)]
+    seats[2] = broken  # type: ignore[call-overload]
+    rec = await run_match(settings, seats)
+    check_record(rec, settings)
+    mine = [m for m in rec.moves if m.seat == 2]
+    assert mine and all(m.how == "autopilot" and m.autopilot_reason == "seat_error" for m in mine)
+
+    slow = SlowSeat(late=99, sleep_s=30)
+    slow.self_timed = True  # type: ignore[attr-defined]
+    match = Match(
+        MatchSettings(seats=4, seed=2), [slow, *(BotSeat("rule", i, i) for i in (1, 2, 3))]
+    )
+    task = asyncio.create_task(match.run())
+    while slow.calls == 0:
+        await asyncio.sleep(0.001)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert match.record().status == "aborted"
+
+
+async def test_on_applied_is_told_each_index_once_applied_before_bots_play_on() -> None:
+    """``on_applied`` gets every decision's index in order, once its move is in the game; what
+    it wakes after a seat that answered from outside (awaiting, as a remote seat does) runs
+    before anyone's next move."""
+    settings = MatchSettings(seats=4, seed=3)
+    outside = SlowSeat(late=10**6, sleep_s=0)
+    match = Match(settings, [outside, *(BotSeat("rule", i, i) for i in (1, 2, 3))])
+    told: list[tuple[int, int]] = []
+    woken: list[tuple[int, int]] = []
+    loop = asyncio.get_running_loop()
+
+    async def wake_up(index: int, fut: asyncio.Future[None]) -> None:
+        await fut
+        woken.append((index, len(match.game.state.history)))
+
+    def on_applied(index: int) -> None:
+        told.append((index, len(match.game.state.history)))
+        if match.moves[index].seat == 0 and not match.game.over:
+            fut = loop.create_future()
+            waiters.append(asyncio.ensure_future(wake_up(index, fut)))
+            fut.set_result(None)
+
+    waiters: list[asyncio.Task[None]] = []
+    match.on_applied = on_applied
+    rec = await match.run()
+    await asyncio.gather(*waiters)
+    assert [i for i, _ in told] == list(range(len(rec.moves)))
+    assert all(applied == i + 1 for i, applied in told)
+    assert woken and all(applied == i + 1 for i, applied in woken)

@@ -10,6 +10,9 @@ driver calls it once, with the seat's own view, when the seat is eliminated and 
 Seats that talk to an agent outside the process (the seat service's remote seats, push agents)
 may define ``match_id`` and ``decision_index`` attributes: the driver sets the first when the
 match is made and the second (the decision's index in the match record) before each decision.
+A seat that keeps its own clock, always answering by the decision's deadline (the remote seat:
+its wait wakes at the deadline and gives up), may set ``self_timed = True``: the driver then
+runs it without a timer of its own.
 """
 
 from __future__ import annotations

@@ -54,6 +54,8 @@ class PendingDecision:
     started: float
     telemetry: DecisionTelemetry
     answer: asyncio.Future[str]
+    waiter: asyncio.Future[None] | None = None
+    """What ``decide()`` awaits now: woken by an answer, a cancellation or its timer."""
     delivered: bool = False
     answered: bool = False
     rejected: int = 0
@@ -123,6 +125,8 @@ class RemoteSeat:
         self.active = 0
         """Open long-polls and event streams of the seat right now."""
         self.timeouts = 0
+        self.self_timed = True
+        """``decide()`` gives up at the decision's limit itself (seats/protocol.py)."""
         self.on_change: Callable[[], None] | None = None
         """Called when a decision is published or closed (the service wakes its waiters)."""
 
@@ -178,7 +182,7 @@ class RemoteSeat:
                 if remaining <= 0:
                     return self._timeout(p, now)
                 # Woken at least once per grace period: presence changes are seen in time.
-                await _done_or_timeout(p.answer, min(remaining, self.grace_s))
+                await _answer_or_timeout(p, loop, min(remaining, self.grace_s))
             return SeatAnswer(p.answer.result(), tel)
         finally:
             self.pending = None
@@ -257,6 +261,8 @@ class RemoteSeat:
             return Rejected(p.decision_id, f"{move_id[:80]!r} is not a legal move id", p.legal)
         p.answered = True
         p.answer.set_result(move_id)
+        if p.waiter is not None:
+            _wake(p.waiter)
         return Accepted(p.decision_id, move_id, p.cursor)
 
     # -- the rest of the seat protocol -------------------------------------------------------
@@ -273,28 +279,31 @@ class RemoteSeat:
         p = self.pending
         if p is not None and not p.answer.done():
             p.answer.cancel()
+            if p.waiter is not None:
+                _wake(p.waiter)
 
 
-async def _done_or_timeout(fut: asyncio.Future[str], timeout: float) -> None:
-    """Return once ``fut`` is done or ``timeout`` seconds have passed, whichever comes first:
-    ``asyncio.wait({fut}, timeout=timeout)`` for one future without its sets and checks (0.8 % of a
-    remote decision's instructions in the service). ``fut`` is never cancelled here."""
-    if fut.done():
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+async def _answer_or_timeout(
+    p: PendingDecision, loop: asyncio.AbstractEventLoop, timeout: float
+) -> None:
+    """Return once ``p`` is answered or cancelled (:meth:`RemoteSeat.submit` and
+    :meth:`RemoteSeat.aclose` wake ``p.waiter`` themselves: no done-callback on the answer and
+    no loop hop for it) or ``timeout`` seconds have passed."""
+    if p.answer.done():
         return
-    loop = asyncio.get_running_loop()
     waiter: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: object = None) -> None:
-        if not waiter.done():
-            waiter.set_result(None)
-
-    timer = loop.call_later(timeout, wake)
-    fut.add_done_callback(wake)
+    p.waiter = waiter
+    timer = loop.call_later(timeout, _wake, waiter)
     try:
         await waiter
     finally:
         timer.cancel()
-        fut.remove_done_callback(wake)
+        p.waiter = None
 
 
 __all__ = [

@@ -38,8 +38,6 @@ from ..tokens import bearer_token, request_token
 from .matches import MatchId
 
 router = APIRouter(prefix="/v1/matches", tags=["decisions"], responses=ERROR_RESPONSES)
-APPLY_WAIT_S = 10.0
-"""How long a move's answer waits for the driver to apply it (it does so at once)."""
 
 
 def _seat(caller: Caller) -> RemoteSeat:
@@ -161,9 +159,9 @@ async def _move_as(caller: Caller, body: MoveAnswer) -> MoveAccepted:
     if not isinstance(result, Accepted):
         raise ApiError(409, "stale_decision", result.reason)
     index = result.decision_id
-    await live.wait_until(
-        lambda: index in live.cursor_after or live.record is not None, APPLY_WAIT_S
-    )
+    # The driver applies an accepted move as soon as it runs, and a match that stops wakes
+    # every waiter: no timer is needed.
+    await live.wait_until(lambda: index in live.cursor_after or live.record is not None, None)
     end = live.cursor_after.get(index, live.log_length())
     events = live.game.events(caller.seat, since=result.cursor)[: max(0, end - result.cursor)]
     # built from the engine's own event dicts: not validated again (a copy per move)
