@@ -102,7 +102,7 @@ def constrained_schema(legal_ids: Sequence[str], notes: bool = False) -> dict[st
     return out
 
 
-def _plain_json(data: dict[str, Any]) -> bytes:
+def plain_json(data: dict[str, Any]) -> bytes:
     """``to_json(data)`` for plain data (dicts, lists, strings, numbers): the same bytes, by
     orjson, ~4× faster on a payload's view and moves, the largest serialisation of a remote
     decision (tests/test_service_fast_path.py checks the poll's bytes against the model's JSON
@@ -142,7 +142,7 @@ class PreparedPayload:
         the rest serialised once per decision."""
         if not self.body:
             d = self.decision
-            head = _plain_json({
+            head = plain_json({
                 "match_id": self.match_id, "decision_id": self.decision_id, "seat": d.seat,
                 "kind": d.kind, "source": d.source, "needed": d.needed, "card": d.card,
                 "moves": self.moves, "view": self.view_dict, "schema": self.schema,

@@ -304,11 +304,11 @@ def test_plain_json_writes_what_to_json_writes() -> None:
     not take itself."""
     from pydantic_core import to_json
 
-    from bangarena.harness.decision_payload import _plain_json
+    from bangarena.harness.decision_payload import plain_json
 
     for data in (
         {"a": [1, "é", None, True, {"b": (2, 3)}], "c": -(2**63), "d": 2**64 - 1},
         {1: "int keys", "s": 'x\u2028\n"q"'},  # non-string keys, escapes
         {"set": {1}, "big": 2**70},  # not orjson's: to_json's own output
     ):
-        assert _plain_json(data) == to_json(data)
+        assert plain_json(data) == to_json(data)

@@ -20,14 +20,14 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, HTTPConnection
 from starlette.types import Message, Receive, Scope, Send
 
-from bangarena.harness.decision_payload import DecisionPayload, MoveAnswer
+from bangarena.harness.decision_payload import DecisionPayload, MoveAnswer, plain_json
 from bangarena.harness.seats.remote_seat import Accepted, PendingDecision, Rejected, RemoteSeat
 
 from ..access import Caller, authorize, authorize_token
@@ -147,10 +147,15 @@ async def post_move(request: Request, match_id: MatchId, body: MoveAnswer) -> Mo
 
 
 async def _move(request: Request, match_id: str, body: MoveAnswer) -> MoveAccepted:
-    return await _move_as(authorize(request, match_id, ("seat",)), body)
+    # built from the engine's own event dicts: not validated again (a copy per move)
+    return MoveAccepted.model_construct(
+        **await _move_as(authorize(request, match_id, ("seat",)), body)
+    )
 
 
-async def _move_as(caller: Caller, body: MoveAnswer) -> MoveAccepted:
+async def _move_as(caller: Caller, body: MoveAnswer) -> dict[str, Any]:
+    """Play the caller's answer; returns the fields of its :class:`MoveAccepted`, in order
+    (plain data: the fast path serialises them without the model)."""
     seat, live = _seat(caller), caller.live
     _gone(caller)
     result = seat.submit(body.decision_id, body.move_id)
@@ -164,10 +169,10 @@ async def _move_as(caller: Caller, body: MoveAnswer) -> MoveAccepted:
     await live.wait_until(lambda: index in live.cursor_after or live.record is not None, None)
     end = live.cursor_after.get(index, live.log_length())
     events = live.game.events(caller.seat, since=result.cursor)[: max(0, end - result.cursor)]
-    # built from the engine's own event dicts: not validated again (a copy per move)
-    return MoveAccepted.model_construct(
-        decision_id=index, move_id=result.move_id, events=events, cursor=end, status=live.status
-    )
+    return {
+        "decision_id": index, "move_id": result.move_id, "events": events, "cursor": end,
+        "status": live.status,
+    }  # fmt: skip
 
 
 # --- the fast path ---------------------------------------------------------------------------
@@ -312,4 +317,4 @@ async def fast_move(scope: Scope, receive: Receive, state: ServiceState, limit: 
         accepted = await _move_as(caller, answer)
     except ApiError as exc:
         return exc.response()
-    return 200, MoveAccepted.__pydantic_serializer__.to_json(accepted)
+    return 200, plain_json(accepted)
