@@ -230,28 +230,41 @@ def event_line(e: Ev, c: Catalog) -> str | None:
 
 
 # The engine hands every viewer of a public event the same dict (its shared forms), so at a
-# table of seven each line would be rendered seven times: lines are kept per event object. An
-# entry holds its event, so the event's id is not reused while the entry lives. The oldest half
-# goes when the cap is reached (a dict keeps insertion order): the seats of one match read an
-# event within a round of it, so recent entries are the ones read again. At most ~15 MB.
-_LINES: dict[int, tuple[Ev, Catalog, str | None]] = {}
+# table of seven each line would be rendered seven times: an event's facts (its line, and what
+# the prompt memory tallies) are kept per event object. An entry holds its event, so the
+# event's id is not reused while the entry lives. The oldest half goes when the cap is reached
+# (a dict keeps insertion order): the seats of one match read an event within a round of it,
+# so recent entries are the ones read again. At most ~15 MB.
+Attack = tuple[int, int]
+"""(attacker, target): a card played at another seat (:func:`hostile_target`)."""
+Kill = tuple[int, int | None]
+"""(eliminated seat, killer or None): an ``eliminated`` event."""
+Facts = tuple[Ev, Catalog, str | None, Attack | None, Kill | None]
+_LINES: dict[int, Facts] = {}
 _LINES_CAP: Final = 30_000
 
 
-def shared_event_line(e: Ev, c: Catalog) -> str | None:
-    """:func:`event_line`, rendered once per event object and catalog."""
+def shared_event_facts(e: Ev, c: Catalog) -> Facts:
+    """``(e, c, event_line(e, c), hostile_target(e), (seat, killer) of an elimination or
+    None)``, made once per event object and catalog."""
     hit = _LINES.get(id(e))
     if hit is not None and hit[0] is e and hit[1] is c:
-        return hit[2]
-    line = event_line(e, c)
+        return hit
+    kill = (e["seat"], e["killer"]) if e["kind"] == "eliminated" else None
+    facts = (e, c, event_line(e, c), hostile_target(e), kill)
     if len(_LINES) >= _LINES_CAP:
         try:
             for key in list(islice(_LINES, _LINES_CAP // 2)):
                 _LINES.pop(key, None)
         except RuntimeError:  # another thread changed the cache meanwhile: start it over
             _LINES.clear()
-    _LINES[id(e)] = (e, c, line)
-    return line
+    _LINES[id(e)] = facts
+    return facts
+
+
+def shared_event_line(e: Ev, c: Catalog) -> str | None:
+    """:func:`event_line`, rendered once per event object and catalog."""
+    return shared_event_facts(e, c)[2]
 
 
 def hostile_target(e: Ev) -> tuple[int, int] | None:

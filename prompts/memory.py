@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .catalog import Catalog
-from .events import hostile_target, shared_event_line
+from .events import shared_event_facts
 
 RECENT_MAX_LINES: Final = 18
 """At most this many event lines per prompt; older ones are counted, not shown."""
@@ -37,14 +37,13 @@ class PromptMemory:
         lines were left out)."""
         lines: list[str] = []
         for e in events:
-            pair = hostile_target(e)
+            _, _, line, pair, kill = shared_event_facts(e, cat)
             if pair is not None:
                 self.attacks[pair] = self.attacks.get(pair, 0) + 1
                 self.summary_text = None
-            elif e["kind"] == "eliminated":
-                self.kills.append((e["seat"], e["killer"]))
+            elif kill is not None:
+                self.kills.append(kill)
                 self.summary_text = None
-            line = shared_event_line(e, cat)
             if line is not None:
                 lines.append(line)
         self.decisions += 1

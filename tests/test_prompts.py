@@ -208,8 +208,9 @@ def test_cached_table_lines_and_summary_equal_fresh_ones(seats: int, mode: str, 
 
 
 def test_shared_event_lines_equal_fresh_ones_and_stay_bounded(monkeypatch) -> None:
-    """The per-event cache of lines gives what rendering afresh gives, for every seat's events
-    in every language, and drops its oldest half at its cap."""
+    """The per-event cache of lines (and of what the memory tallies) gives what rendering
+    afresh gives, for every seat's events in every language, and drops its oldest half at its
+    cap."""
     from bangarena.prompts import events as ev
 
     monkeypatch.setattr(ev, "_LINES", {})
@@ -223,6 +224,9 @@ def test_shared_event_lines_equal_fresh_ones_and_stay_bounded(monkeypatch) -> No
             cat = catalog(lang)
             for e in view.events:
                 assert ev.shared_event_line(e, cat) == ev.event_line(e, cat)
+                facts = ev.shared_event_facts(e, cat)
+                assert facts[3] == ev.hostile_target(e)
+                assert facts[4] == ((e["seat"], e["killer"]) if e["kind"] == "eliminated" else None)
                 seen += 1
         assert len(ev._LINES) <= 64
     assert seen > 64  # the cap was reached and entries were dropped

@@ -308,7 +308,8 @@ def test_plain_json_writes_what_to_json_writes() -> None:
 
     for data in (
         {"a": [1, "é", None, True, {"b": (2, 3)}], "c": -(2**63), "d": 2**64 - 1},
-        {1: "int keys", "s": 'x\u2028\n"q"'},  # non-string keys, escapes
+        {"s": 'x\u2028\n"q"\t\x00\x1f\\/é😀', "f": [0.1, 1e300, -0.0]},  # escapes, floats
+        {1: "int keys", (2, 3): "tuple keys"},  # non-string keys: to_json's output
         {"set": {1}, "big": 2**70},  # not orjson's: to_json's own output
     ):
         assert plain_json(data) == to_json(data)
