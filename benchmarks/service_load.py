@@ -21,6 +21,8 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   with empty payloads (no prompts, move texts, view or schema; the legal ids stay) and no
   storing (``floor_main``): the rate the service's machinery alone allows (HTTP, tokens, the
   match driver, the engine), the ceiling of remote5's whatever its payloads cost;
+  ``--floor-keep payload`` or ``--floor-keep store`` gives the floor server that part back,
+  so that each part's cost over HTTP is one subtraction (floor5 with it less floor5 without);
 - asgi (``--lineups …,asgi``): the bare load against uvicorn serving a plain ASGI callable
   that returns the same constant: uvicorn's own share of a request, without FastAPI;
 - bare: every client loops ``GET /bare``.
@@ -37,6 +39,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor,asgi --seconds 10
+    .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
     .venv/bin/python benchmarks/service_load.py --client sdk
 """
 
@@ -140,25 +143,31 @@ def asgi_main(port: int, loop: str, http: str) -> None:
     uvicorn.run(app, host=HOST, port=port, log_level="warning", loop=loop, http=http)
 
 
-def floor_main(port: int, loop: str, http: str, db: str) -> None:
+FLOOR_PARTS = ("payload", "store")
+"""What ``--floor-keep`` can give the floor server back."""
+
+
+def floor_main(port: int, loop: str, http: str, db: str, keep: frozenset[str]) -> None:
     """The service with none of the decision contract's content, for the ``floor`` lineup:
     each payload's prompts, move texts, view and answer schema are empty (the legal move ids
     stay, so the clients can answer) and finished matches are not stored. Everything else is
     ``bangarena serve``'s: the app, its fast path, the match driver, the engine, the tokens,
     the collector's settings, uvicorn's. What it serves per CPU-second is the ceiling of the
-    real service's rate, whatever its payloads and store cost."""
+    real service's rate, whatever its payloads and store cost. ``keep``: the parts of
+    :data:`FLOOR_PARTS` left as the service has them."""
     import uvicorn
 
     import bangarena.harness.decision_payload as payload
     from bangarena.cli.serve import server_gc
     from bangarena.service import ServiceSettings, create_app
 
-    payload.render_system = lambda view, lang: ""  # type: ignore[assignment]
-    payload.render_turn = lambda *args, **kwargs: ""  # type: ignore[assignment]
-    payload.move_text = lambda *args, **kwargs: ""  # type: ignore[assignment]
-    payload.view_to_dict = lambda *args, **kwargs: {}  # type: ignore[assignment]
-    payload.constrained_schema = lambda ids, notes=False: {}  # type: ignore[assignment]
-    app = create_app(ServiceSettings(db_url=db, store_matches=False))
+    if "payload" not in keep:
+        payload.render_system = lambda view, lang: ""  # type: ignore[assignment]
+        payload.render_turn = lambda *args, **kwargs: ""  # type: ignore[assignment]
+        payload.move_text = lambda *args, **kwargs: ""  # type: ignore[assignment]
+        payload.view_to_dict = lambda *args, **kwargs: {}  # type: ignore[assignment]
+        payload.constrained_schema = lambda ids, notes=False: {}  # type: ignore[assignment]
+    app = create_app(ServiceSettings(db_url=db, store_matches="store" in keep))
     server_gc()
     uvicorn.run(app, host=HOST, port=port, log_level="warning", loop=loop, http=http)
 
@@ -646,11 +655,19 @@ def main(argv: list[str] | None = None) -> int:
         "default: its own CPU stays out of the latencies) or 'sdk' (httpx through "
         "bangarena.client.AsyncSeatClient, as an agent would)",
     )  # fmt: skip
+    p.add_argument(
+        "--floor-keep", default="",
+        help="parts the floor server keeps, comma-separated: 'payload' (the contract's "
+        "content), 'store' (storing finished matches); default none",
+    )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--asgi-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-db", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    keep = frozenset(x for x in args.floor_keep.split(",") if x)
+    if not keep <= set(FLOOR_PARTS):
+        p.error(f"--floor-keep: a comma-separated list of {', '.join(FLOOR_PARTS)}")
     if args.bare_server is not None:
         bare_main(args.bare_server, args.loop, args.http)
         return 0
@@ -658,13 +675,13 @@ def main(argv: list[str] | None = None) -> int:
         asgi_main(args.asgi_server, args.loop, args.http)
         return 0
     if args.floor_server is not None:
-        floor_main(args.floor_server, args.loop, args.http, args.floor_db)
+        floor_main(args.floor_server, args.loop, args.http, args.floor_db, keep)
         return 0
     levels = [int(x) for x in args.clients.split(",") if x]
     known = {
         "bots": ("service", service_load),
         "remote": ("remote5", all_remote_load),
-        "floor": ("floor5", all_remote_load),
+        "floor": ("floor5" + "".join(f"+{k}" for k in sorted(keep)), all_remote_load),
         "asgi": (
             "asgi",
             lambda pid, base, _admin, clients, seconds, _tpm, client: bare_load(
@@ -693,7 +710,8 @@ def main(argv: list[str] | None = None) -> int:
         bare = [sys.executable, __file__, "--bare-server", str(bport),
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
         floor = [sys.executable, __file__, "--floor-server", str(fport), "--floor-db",
-                 f"{tmp}/floor.db", "--loop", args.loop, "--http", args.http]  # fmt: skip
+                 f"{tmp}/floor.db", "--loop", args.loop, "--http", args.http,
+                 "--floor-keep", ",".join(sorted(keep))]  # fmt: skip
         asgi = [sys.executable, __file__, "--asgi-server", str(aport),
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
         logs = Path(tmp)
