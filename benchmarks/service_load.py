@@ -28,11 +28,13 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
 - bare: every client loops ``GET /bare``.
 
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
-generator's own CPU on the same cores is not charged to the server), requests per server
+generator's own CPU on the same cores is not charged to the server) and the kernel's share of
+them, requests per server
 CPU-second ("per core"), the service's rate per core as a share of the bare endpoint's, and
 p50/p99 latency (client-side wall time: with ``--client sdk`` it includes the load generator's
 own queueing on a busy machine). Then the memory: RSS of the service with N live matches whose remote seats have
-connected once and wait at a decision → live matches per GiB.
+connected once and wait at a decision → live matches per GiB. With ``--rounds N`` the bare
+endpoint and the lineups run N times in turn, and each lineup's median share closes the output.
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
@@ -41,6 +43,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor,asgi --seconds 10
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
     .venv/bin/python benchmarks/service_load.py --client sdk
+    .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64 --rounds 5
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,10 +93,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process (from /proc/PID/stat)."""
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process (from /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process."""
+    return sum(cpu_split(pid))
 
 
 def rss_bytes(pid: int) -> int:
@@ -220,13 +229,18 @@ class Tally:
     created: int = 0
     wall: float = 0.0
     cpu: float = 0.0
+    system: float = 0.0
+    """Of ``cpu``, the kernel's (system) seconds: the sockets' share of a request."""
 
     def start(self) -> None:
-        self.wall, self.cpu = -time.perf_counter(), -cpu_s(self.pid)
+        user, system = cpu_split(self.pid)
+        self.wall, self.cpu, self.system = -time.perf_counter(), -user - system, -system
 
     def stop(self) -> None:
+        user, system = cpu_split(self.pid)
         self.wall += time.perf_counter()
-        self.cpu += cpu_s(self.pid)
+        self.cpu += user + system
+        self.system += system
 
     def add(self, kind: str, seconds: float) -> None:
         self.lat.setdefault(kind, []).append(seconds)
@@ -605,6 +619,7 @@ def line(name: str, clients: int, tally: Tally) -> dict:
         "requests": tally.count,
         "req_per_s": round(rate),
         "server_cpu_s": round(cpu, 2),
+        "server_system_cpu_s": round(tally.system, 2),
         "req_per_cpu_s": round(per_core),
         "p50_ms": round(pct(tally.all(), 0.5), 2),
         "p99_ms": round(pct(tally.all(), 0.99), 2),
@@ -616,7 +631,8 @@ def line(name: str, clients: int, tally: Tally) -> dict:
             row[f"{kind}_p50_ms"] = round(pct(values, 0.5), 2)
             row[f"{kind}_p99_ms"] = round(pct(values, 0.99), 2)
     print(
-        f"{name:8} {clients:3d} clients: {rate:7.0f} req/s, server CPU {cpu:5.2f} s → "
+        f"{name:8} {clients:3d} clients: {rate:7.0f} req/s, server CPU {cpu:5.2f} s "
+        f"({tally.system / cpu if cpu > 0 else 0:.0%} system) → "
         f"{per_core:6.0f} req per CPU-s; p50 {row['p50_ms']:.2f} ms, p99 {row['p99_ms']:.2f} ms"
         + (f"; {tally.created} new matches" if tally.created else "")
         + (f"  errors {tally.errors}" if tally.errors else "")
@@ -633,6 +649,22 @@ def line(name: str, clients: int, tally: Tally) -> dict:
     return row
 
 
+def print_rounds(rows: list[dict]) -> None:
+    """The share of the bare endpoint per lineup and concurrency over the rounds: the median,
+    and the lowest and highest (one run's share moves with the host's noise; each round's
+    bare run is its own yardstick)."""
+    shares: dict[tuple[str, int], list[float]] = {}
+    for r in rows:
+        if "share_of_bare_per_core" in r:
+            shares.setdefault((r["server"], r["clients"]), []).append(r["share_of_bare_per_core"])
+    print(
+        f"over {max(len(v) for v in shares.values())} rounds, share of the bare endpoint per core:"
+    )
+    for (name, clients), values in shares.items():
+        print(f"  {name:8} {clients:3d} clients: median {statistics.median(values):.0%} "
+              f"(lowest {min(values):.0%}, highest {max(values):.0%})")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=5.0, help="per load run (default 5)")
@@ -642,6 +674,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--loop", default="uvloop", help="uvicorn's loop, both servers (uvloop)")
     p.add_argument("--http", default="httptools", help="uvicorn's HTTP parser, both (httptools)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument(
+        "--rounds", type=int, default=1,
+        help="run the bare endpoint and the lineups this many times in turn at each "
+        "concurrency, then print each lineup's median share (default 1)",
+    )  # fmt: skip
     p.add_argument(
         "--lineups", default="bots,remote",
         help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match), "
@@ -666,6 +703,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--floor-db", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     keep = frozenset(x for x in args.floor_keep.split(",") if x)
+    if args.rounds < 1:
+        p.error("--rounds: at least 1")
     if not keep <= set(FLOOR_PARTS):
         p.error(f"--floor-keep: a comma-separated list of {', '.join(FLOOR_PARTS)}")
     if args.bare_server is not None:
@@ -705,8 +744,12 @@ def main(argv: list[str] | None = None) -> int:
         print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
     with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
         sport, bport, fport, aport = free_port(), free_port(), free_port(), free_port()
-        serve = [exe, "serve", "--host", HOST, "--port", str(sport), "--db", f"{tmp}/live.db",
-                 "--loop", args.loop, "--http", args.http, "--log-level", "warning"]  # fmt: skip
+
+        def serve_on(port: int, db: str) -> list[str]:
+            return [exe, "serve", "--host", HOST, "--port", str(port), "--db", f"{tmp}/{db}",
+                    "--loop", args.loop, "--http", args.http, "--log-level", "warning"]  # fmt: skip
+
+        serve = serve_on(sport, "live.db")
         bare = [sys.executable, __file__, "--bare-server", str(bport),
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
         floor = [sys.executable, __file__, "--floor-server", str(fport), "--floor-db",
@@ -715,6 +758,12 @@ def main(argv: list[str] | None = None) -> int:
         asgi = [sys.executable, __file__, "--asgi-server", str(aport),
                 "--loop", args.loop, "--http", args.http]  # fmt: skip
         logs = Path(tmp)
+        # The memory figure on a service of its own: its waiting matches go on (their remote
+        # seats are autopiloted once away for 8 s, their bots play) and would be charged to
+        # the load runs' CPU.
+        mport = free_port()
+        with server(serve_on(mport, "memory.db"), mport, env, logs / "memory.log") as mproc:
+            rows.append(memory(mproc, f"http://{HOST}:{mport}", admin_token, args.matches))
         with contextlib.ExitStack() as stack:
             sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log"))
             bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log"))
@@ -726,22 +775,24 @@ def main(argv: list[str] | None = None) -> int:
             if "asgi" in picked:
                 aproc = stack.enter_context(server(asgi, aport, env, logs / "asgi.log"))
                 targets["asgi"] = (aproc, f"http://{HOST}:{aport}")
-            # memory first, on the fresh server (a process's RSS hardly shrinks afterwards)
-            rows.append(memory(sproc, sbase, admin_token, args.matches))
             for clients in levels:
-                b = line("bare", clients, asyncio.run(
-                    bare_load(bproc.pid, bbase, clients, args.seconds, args.client)))  # fmt: skip
-                rows.append(b)
-                for key, name, load_fn in loads:
-                    proc, base = targets[key]
-                    s = line(name, clients, asyncio.run(load_fn(
-                        proc.pid, base, admin_token, clients, args.seconds, args.time_per_move,
-                        args.client,
-                    )))  # fmt: skip
-                    share = s["req_per_cpu_s"] / b["req_per_cpu_s"] if b["req_per_cpu_s"] else 0
-                    print(f"         {name} per core = {share:.0%} of the bare endpoint's")
-                    s["share_of_bare_per_core"] = round(share, 3)
-                    rows.append(s)
+                for _ in range(args.rounds):
+                    b = line("bare", clients, asyncio.run(
+                        bare_load(bproc.pid, bbase, clients, args.seconds, args.client)))  # fmt: skip
+                    rows.append(b)
+                    for key, name, load_fn in loads:
+                        proc, base = targets[key]
+                        s = line(name, clients, asyncio.run(load_fn(
+                            proc.pid, base, admin_token, clients, args.seconds,
+                            args.time_per_move, args.client,
+                        )))  # fmt: skip
+                        bare_rate = b["req_per_cpu_s"]
+                        share = s["req_per_cpu_s"] / bare_rate if bare_rate else 0
+                        print(f"         {name} per core = {share:.0%} of the bare endpoint's")
+                        s["share_of_bare_per_core"] = round(share, 3)
+                        rows.append(s)
+    if args.rounds > 1:
+        print_rounds(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     return 0
