@@ -29,12 +29,12 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
 
 Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
 generator's own CPU on the same cores is not charged to the server) and the kernel's share of
-them, requests per server
-CPU-second ("per core"), the service's rate per core as a share of the bare endpoint's, and
-p50/p99 latency (client-side wall time: with ``--client sdk`` it includes the load generator's
-own queueing on a busy machine). Then the memory: RSS of the service with N live matches whose remote seats have
-connected once and wait at a decision → live matches per GiB. With ``--rounds N`` the bare
+them, requests per server CPU-second ("per core"), the service's rate per core as a share of
+the bare endpoint's, and p50/p99 latency (client-side wall time: with ``--client sdk`` it
+includes the load generator's own queueing on a busy machine). With ``--rounds N`` the bare
 endpoint and the lineups run N times in turn, and each lineup's median share closes the output.
+First, the memory, on a service of its own: RSS with N live matches whose remote seats have
+connected once and wait at a decision → live matches per GiB.
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
@@ -97,11 +97,6 @@ def cpu_split(pid: int) -> tuple[float, float]:
     """User and system CPU seconds of a process (from /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
-
-
-def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process."""
-    return sum(cpu_split(pid))
 
 
 def rss_bytes(pid: int) -> int:
