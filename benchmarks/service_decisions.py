@@ -11,6 +11,7 @@ and the share of it in the main parts (timers around them: ~1 µs each).
 
     .venv/bin/python benchmarks/service_decisions.py                 # 40 matches, ~5 s
     .venv/bin/python benchmarks/service_decisions.py --matches 80 --profile
+    .venv/bin/python benchmarks/service_decisions.py --via app --prompt none
 """
 
 from __future__ import annotations
@@ -33,16 +34,16 @@ from starlette.requests import Request
 import bangarena.engine.game as game_module
 import bangarena.harness.decision_payload as payload_module
 from bangarena.cli.serve import GC_THRESHOLD
-from bangarena.harness.decision_payload import MoveAnswer
+from bangarena.harness.decision_payload import PROMPT_PARTS, MoveAnswer
 from bangarena.service import ServiceSettings, create_app
 from bangarena.service.errors import ApiError
 from bangarena.service.models import CreateMatch
 from bangarena.service.routes.decisions import _move, _poll
 
 PARTS = (
-    (payload_module.DecisionPrompter, "prepare", "payload: prepare (prompt, view, moves)"),
-    (payload_module, "render_turn", "  of which the turn prompt"),
-    (getattr(payload_module, "PreparedPayload", None), "json", "payload: JSON"),
+    (payload_module.DecisionPrompter, "prepare", "payload: prepare (view, move texts)"),
+    (getattr(payload_module, "PreparedPayload", None), "json", "payload: JSON (with the prompt)"),
+    (payload_module, "render_turn", "  of which the turn prompt (at first use)"),
     (game_module.Game, "view", "engine: views"),
     (game_module.Game, "apply", "engine: apply"),
 )
@@ -75,7 +76,7 @@ def service_app(db: str) -> Any:
     )
 
 
-def _asgi_seat(app: Any, rng: random.Random) -> Any:
+def _asgi_seat(app: Any, rng: random.Random, prompt: str = "full") -> Any:
     """A seat coroutine (match id, token) → decisions, whose polls and moves go through the
     app's ASGI callable as uvicorn would call it (the fast path and its checks included)."""
     _empty = {"type": "http.request", "body": b"", "more_body": False}
@@ -91,7 +92,8 @@ def _asgi_seat(app: Any, rng: random.Random) -> Any:
             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000), "raw_path": b"",
         }  # fmt: skip
         poll = {**base, "method": "GET", "path": f"/v1/matches/{match_id}/decision",
-                "query_string": b"wait=5"}  # fmt: skip
+                "query_string": b"wait=5" + (b"" if prompt == "full" else
+                                                 f"&prompt={prompt}".encode())}  # fmt: skip
         move = {**base, "method": "POST", "path": f"/v1/matches/{match_id}/moves",
                 "query_string": b""}  # fmt: skip
         sent: list[dict[str, Any]] = []  # one request's messages
@@ -128,16 +130,21 @@ def _asgi_seat(app: Any, rng: random.Random) -> Any:
 
 
 async def play(
-    matches: int, tables: int, db: str, app: Any = None, via: str = "routes"
+    matches: int,
+    tables: int,
+    db: str,
+    app: Any = None,
+    via: str = "routes",
+    prompt: str = "full",
 ) -> tuple[int, float]:
     """Play ``matches`` five-remote-seat matches, ``tables`` at once, on ``app`` (a new one
     by default), calling the routes' functions (``via="routes"``) or the app's ASGI callable
-    (``"app"``); (decisions, CPU s)."""
+    (``"app"``), every poll asking for the ``prompt`` part; (decisions, CPU s)."""
     app = service_app(db) if app is None else app
     registry = app.state.service.registry
     rng = random.Random(5)
     decisions = 0
-    asgi_seat = _asgi_seat(app, rng) if via == "app" else None
+    asgi_seat = _asgi_seat(app, rng, prompt) if via == "app" else None
 
     async def seat(match_id: str, token: str) -> None:
         nonlocal decisions
@@ -152,7 +159,7 @@ async def play(
         request = Request(scope)
         while True:
             try:
-                polled = await _poll(request, match_id, 5.0)
+                polled = await _poll(request, match_id, 5.0, prompt)  # type: ignore[arg-type]
             except ApiError:  # 410: the match is over or the seat is out
                 return
             if polled.status_code == 204:
@@ -208,12 +215,17 @@ def main(argv: list[str] | None = None) -> int:
         help="call the routes' functions (default) or the app's ASGI callable, fast path "
         "included (what uvicorn calls)",
     )  # fmt: skip
+    p.add_argument(
+        "--prompt", default="full", choices=PROMPT_PARTS,
+        help="the prompt part every poll asks for (default full; none: no turn prompt rendered)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)  # as `bangarena serve` runs
     with tempfile.TemporaryDirectory(prefix="bangarena-decisions-") as tmp:
-        run = functools.partial(play, args.matches, args.tables, f"{tmp}/live.db", via=args.via)
+        run = functools.partial(play, args.matches, args.tables, f"{tmp}/live.db", via=args.via,
+                                prompt=args.prompt)  # fmt: skip
         if args.profile:
             prof = cProfile.Profile()
             decisions, cpu = prof.runcall(asyncio.run, run())

@@ -17,6 +17,10 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   finished matches), not bots' engine time; its polls wait for the other seats' moves, so
   their latency is the game's pace (up to the 5 s wait), and its moves' latency is the one to
   read;
+- lean5 (``--lineups remote,lean``): remote5 with every poll asking for none of our prompts
+  (``prompt=none``: an agent with prompts of its own), so the service renders no turn prompt
+  and sends ~3 KB instead of ~13.5 KB; the view, the move texts, the answer schema and the
+  store stay;
 - floor5 (``--lineups remote,floor``): remote5's load against a third server, the service
   with empty payloads (no prompts, move texts, view or schema; the legal ids stay) and no
   storing (``floor_main``): the rate the service's machinery alone allows (HTTP, tokens, the
@@ -44,6 +48,7 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
     .venv/bin/python benchmarks/service_load.py --client sdk
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64 --rounds 5
+    .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --rounds 3
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -339,8 +345,9 @@ class RawSeat:
     async def status(self) -> None:
         await self._call("GET", "")
 
-    async def wait_decision(self, wait: float) -> RawDecision | None:
-        status, data = await self._call("GET", f"/decision?wait={wait:g}")
+    async def wait_decision(self, wait: float, *, prompt: str = "full") -> RawDecision | None:
+        query = f"/decision?wait={wait:g}" + ("" if prompt == "full" else f"&prompt={prompt}")
+        status, data = await self._call("GET", query)
         if status == 204:
             return None
         d = json.loads(data)
@@ -489,11 +496,13 @@ async def all_remote_load(
     seconds: float,
     time_per_move: float,
     client: str = "raw",
+    prompt: str = "full",
 ) -> Tally:
     """``clients`` remote seats, five to a match with no bot, each looping like
     :func:`service_load`'s: the server's work is the decisions' own (payload, driver, routes),
     not bots' turns between them. A table whose match ended makes the next one once all of its
-    seats saw the end (an eliminated seat idles until then)."""
+    seats saw the end (an eliminated seat idles until then). ``prompt``: the prompt part each
+    poll asks for."""
     tally = Tally(pid)
     rng = random.Random(11)
     lineup = [remote(f"load{i}") for i in range(5)]
@@ -517,7 +526,7 @@ async def all_remote_load(
             while time.perf_counter() < stop:
                 t = time.perf_counter()
                 try:
-                    decision = await seat.wait_decision(wait=5)
+                    decision = await seat.wait_decision(wait=5, prompt=prompt)
                 except MatchOver:
                     tally.add("poll", time.perf_counter() - t)
                     return
@@ -677,7 +686,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--lineups", default="bots,remote",
         help="service loads, in order: 'bots' (1 remote seat + 4 random bots per match), "
-        "'remote' (5 remote seats per match, no bot), 'floor' (remote's load against the "
+        "'remote' (5 remote seats per match, no bot), 'lean' (remote's, polling with "
+        "prompt=none), 'floor' (remote's load against the "
         "service with empty payloads and no storing: see floor_main) and 'asgi' (the bare "
         "load against uvicorn serving a plain ASGI callable); default bots,remote",
     )  # fmt: skip
@@ -715,6 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     known = {
         "bots": ("service", service_load),
         "remote": ("remote5", all_remote_load),
+        "lean": ("lean5", functools.partial(all_remote_load, prompt="none")),
         "floor": ("floor5" + "".join(f"+{k}" for k in sorted(keep)), all_remote_load),
         "asgi": (
             "asgi",
@@ -763,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
             sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log"))
             bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log"))
             sbase, bbase = f"http://{HOST}:{sport}", f"http://{HOST}:{bport}"
-            targets = {"bots": (sproc, sbase), "remote": (sproc, sbase)}
+            targets = {"bots": (sproc, sbase), "remote": (sproc, sbase), "lean": (sproc, sbase)}
             if "floor" in picked:
                 fproc = stack.enter_context(server(floor, fport, env, logs / "floor.log"))
                 targets["floor"] = (fproc, f"http://{HOST}:{fport}")

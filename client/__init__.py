@@ -34,7 +34,15 @@ from .errors import (
     TransportError,
     Unauthorized,
 )
-from .models import Decision, MatchCreated, MoveOption, PromptPair, SeatSlot, StreamEvent
+from .models import (
+    Decision,
+    MatchCreated,
+    MoveOption,
+    PromptPair,
+    PromptPart,
+    SeatSlot,
+    StreamEvent,
+)
 from .seat_client import SeatClient
 from .wire import Backoff
 
@@ -52,6 +60,7 @@ __all__ = [
     "MoveOption",
     "NotFound",
     "PromptPair",
+    "PromptPart",
     "SeatClient",
     "SeatSlot",
     "ServiceError",

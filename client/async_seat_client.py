@@ -21,11 +21,12 @@ from .errors import (
     transport_error,
 )
 from .http_base import AsyncConnection
-from .models import Decision, StreamEvent
+from .models import Decision, PromptPart, StreamEvent
 from .stream import STREAM_READ_S, StreamState
 from .wire import (
     API,
     Backoff,
+    SystemPrompt,
     clamp_wait,
     decision_of,
     events_of,
@@ -59,24 +60,32 @@ class AsyncSeatClient(AsyncConnection):
         match_path(match_id)  # refuse an empty id now rather than at the first call
         super().__init__(base_url, token, timeout=timeout, transport=transport)
         self.match_id = match_id
+        self._system = SystemPrompt()
 
     def _repr_extra(self) -> str:
         return f", match_id={self.match_id!r}"
 
     # --- the seat's routes -------------------------------------------------------------------
 
-    async def wait_decision(self, wait: float = 30.0) -> Decision | None:
+    async def wait_decision(
+        self, wait: float = 30.0, *, prompt: PromptPart = "full"
+    ) -> Decision | None:
         """This seat's pending decision, waiting up to ``wait`` seconds (≤ 60) for one; None
         when none came. Raises :class:`MatchOver` (with the result) once the match is over or
-        the seat is eliminated. Polling also tells the service the seat is connected."""
+        the seat is eliminated. Polling also tells the service the seat is connected.
+
+        ``prompt``: the service's prompts in ``decision.prompt`` — ``"full"`` (both),
+        ``"turn"`` (the same text, with ~9 KB less per poll: the match's system prompt comes
+        once and the client fills it in) or ``"none"`` (empty: for agents with their own
+        prompts, and the lightest poll for the service)."""
         wait = clamp_wait(wait)
         response = await self._send(
             "GET",
             match_path(self.match_id, "/decision"),
-            params={"wait": f"{wait:g}"},
+            params=self._system.params(wait, prompt),
             timeout=poll_timeout(self.timeout, wait),
         )
-        return decision_of(response)
+        return self._system.fill(decision_of(response), prompt)
 
     async def move(self, decision_id: int, move_id: str) -> list[dict[str, Any]]:
         """Answer decision ``decision_id`` with ``move_id``; the events the move caused, as this
@@ -165,7 +174,12 @@ class AsyncSeatClient(AsyncConnection):
     # --- the play loop ---------------------------------------------------------------------------
 
     async def play(
-        self, policy: AsyncPolicy, *, wait: float = 30.0, backoff: Backoff | None = None
+        self,
+        policy: AsyncPolicy,
+        *,
+        wait: float = 30.0,
+        backoff: Backoff | None = None,
+        prompt: PromptPart = "full",
     ) -> Any:
         """Play the seat until the match is over: poll, ``policy(decision) -> move_id`` (a plain
         function or a coroutine function), move.
@@ -173,13 +187,15 @@ class AsyncSeatClient(AsyncConnection):
         Transport failures (and 5xx/429) are retried with exponential backoff; a stale decision
         (409: the clock ran out and the autopilot played) is re-polled. An illegal answer (or
         one that is no move id at all) is re-polled too, and a second bad answer to the same
-        decision plays its first legal move, so a buggy policy never stalls the table. Returns the result the service gives
-        when the match is over (or this seat is eliminated)."""
+        decision plays its first legal move, so a buggy policy never stalls the table. Returns
+        the result the service gives when the match is over (or this seat is eliminated).
+        ``prompt``: which of the service's prompts each decision carries (see
+        :meth:`wait_decision`)."""
         backoff = backoff or Backoff()
         illegal_at: int | None = None
         while True:
             try:
-                decision = await self.wait_decision(wait)
+                decision = await self.wait_decision(wait, prompt=prompt)
                 if decision is None:
                     backoff.reset()
                     continue

@@ -8,9 +8,13 @@ newer server that adds fields does not break an older client. Tokens never show 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+PromptPart = Literal["full", "turn", "none"]
+"""Which of the service's prompts a poll asks for: both (``full``), the ``turn`` prompt alone
+(the client keeps the match's system prompt from its first poll) or ``none``."""
 
 _TOLERANT = ConfigDict(extra="ignore", populate_by_name=True)
 
@@ -26,12 +30,17 @@ class MoveOption(BaseModel):
 
 class PromptPair(BaseModel):
     """The prompts the harness would give a model: ``system`` (fixed for the match) and
-    ``turn`` (this decision's, ending with the legal ids)."""
+    ``turn`` (this decision's, ending with the legal ids). Empty when the poll asked for none."""
 
     model_config = _TOLERANT
 
     system: str = ""
     turn: str = ""
+
+    @field_validator("system", "turn", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        return "" if value is None else value
 
 
 class Decision(BaseModel):
@@ -58,6 +67,11 @@ class Decision(BaseModel):
     prompt: PromptPair = Field(default_factory=PromptPair)
     deadline_s: float = 0.0
     lang: str = "en"
+
+    @field_validator("prompt", mode="before")
+    @classmethod
+    def _no_prompt(cls, value: Any) -> Any:
+        return {} if value is None else value
 
     @property
     def move_ids(self) -> list[str]:

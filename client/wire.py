@@ -11,7 +11,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 from .errors import error_for
-from .models import Decision
+from .models import Decision, PromptPart
 
 API = "/v1"
 MAX_WAIT_S = 60.0
@@ -54,6 +54,37 @@ def match_path(match_id: str, tail: str = "") -> str:
 def clamp_wait(wait: float) -> float:
     """``wait`` within [0, :data:`MAX_WAIT_S`]."""
     return min(max(0.0, float(wait)), MAX_WAIT_S)
+
+
+PROMPT_PARTS: tuple[PromptPart, ...] = ("full", "turn", "none")
+
+
+class SystemPrompt:
+    """A seat client's copy of the match's system prompt, for polls with ``prompt="turn"``:
+    the service leaves the system prompt (fixed for the match, ~9 KB) out of those, so the
+    client asks for both until it holds one and fills it in after."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def params(self, wait: float, prompt: PromptPart) -> dict[str, str]:
+        """The long-poll's query for ``wait`` seconds and the prompt part asked for."""
+        if prompt not in PROMPT_PARTS:
+            raise ValueError(f"prompt must be one of {', '.join(PROMPT_PARTS)}")
+        params = {"wait": f"{wait:g}"}
+        sent = "full" if prompt == "turn" and self.text is None else prompt
+        if sent != "full":
+            params["prompt"] = sent
+        return params
+
+    def fill(self, decision: Decision | None, prompt: PromptPart) -> Decision | None:
+        """``decision`` with the kept system prompt in (``prompt="turn"``); keeps the first."""
+        if decision is not None and prompt == "turn":
+            if self.text is None:
+                self.text = decision.prompt.system
+            else:
+                decision.prompt.system = self.text
+        return decision
 
 
 def poll_timeout(timeout: float, wait: float) -> httpx.Timeout:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final, Literal, cast, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,13 +35,21 @@ class MoveOption(BaseModel):
     text: str
 
 
+PromptPart = Literal["full", "turn", "none"]
+"""Which of our prompts a payload carries: both (``full``, the default), the ``turn`` prompt
+alone (the system prompt is fixed for the match: an agent keeps it from its first poll), or
+``none`` (an agent with prompts of its own; the turn prompt is then not even rendered)."""
+PROMPT_PARTS: Final = cast(tuple[PromptPart, ...], get_args(PromptPart))
+
+
 class PromptPair(BaseModel):
     """The prompts the harness would send a model for this decision (for agents that want ours):
-    ``system`` is fixed for the whole match, ``turn`` is this decision's."""
+    ``system`` is fixed for the whole match (null when the poll asked for the ``turn`` prompt
+    alone), ``turn`` is this decision's."""
 
     model_config = ConfigDict(extra="forbid")
 
-    system: str
+    system: str | None
     turn: str
 
 
@@ -62,7 +70,8 @@ class DecisionPayload(BaseModel):
     moves: list[MoveOption]
     view: dict[str, Any]
     answer_schema: dict[str, Any] = Field(alias="schema", serialization_alias="schema")
-    prompt: PromptPair
+    prompt: PromptPair | None
+    """Our prompts; null when the poll asked for none (``prompt=none``)."""
     deadline_s: float
     lang: str = "en"
 
@@ -120,6 +129,8 @@ class PreparedPayload:
     """One decision's payload, made once (:meth:`DecisionPrompter.prepare`): its JSON without
     ``deadline_s`` (what a poll sends, with the time left put in front), and the
     :class:`DecisionPayload` model on demand (built then: most decisions are only polled).
+    The turn prompt is rendered at its first use (:meth:`turn_prompt`), so a decision nobody
+    asks our prompts for never renders one.
     Read-only: the view's parts and the schema are shared with the game and other decisions."""
 
     match_id: str
@@ -132,38 +143,64 @@ class PreparedPayload:
     schema: dict[str, Any]
     system: str
     system_json: bytes
-    turn: str
+    prompter: DecisionPrompter
     lang: str
-    body: bytes = b""
-    """The JSON of every field but ``deadline_s`` (made at the first :meth:`json`)."""
+    turn: str | None = None
+    """The turn prompt once rendered (:meth:`turn_prompt`)."""
+    head: bytes = b""
+    """The JSON of the fields before ``prompt``, without its closing brace (made at the first
+    :meth:`json`)."""
+    bodies: dict[str, bytes] | None = None
+    """Per prompt part, the JSON of every field but ``deadline_s`` (made at first use)."""
 
-    def json(self, deadline_s: float) -> bytes:
+    def turn_prompt(self) -> str:
+        """The turn prompt, rendered at the first call (:meth:`DecisionPrompter.render`)."""
+        if self.turn is None:
+            self.turn = self.prompter.render(self)
+        return self.turn
+
+    def json(self, deadline_s: float, prompt: PromptPart = "full") -> bytes:
         """The payload's JSON with ``deadline_s`` first: the bytes of
-        ``model(deadline_s).model_dump_json(by_alias=True)`` with that key moved to the front,
-        the rest serialised once per decision."""
-        if not self.body:
+        ``model(deadline_s, prompt).model_dump_json(by_alias=True)`` with that key moved to the
+        front, the rest serialised once per decision and prompt part."""
+        bodies = self.bodies
+        if bodies is None:
+            bodies = self.bodies = {}
+        body = bodies.get(prompt)
+        if body is None:
+            body = bodies[prompt] = self._body(prompt)
+        # joined from a view of the body: one copy of its ~13 KB, not two
+        deadline = repr(float(round(deadline_s, 3))).encode()
+        return b"".join((b'{"deadline_s":', deadline, b",", memoryview(body)[1:]))
+
+    def _body(self, prompt: PromptPart) -> bytes:
+        if not self.head:
             d = self.decision
-            head = plain_json({
+            self.head = plain_json({
                 "match_id": self.match_id, "decision_id": self.decision_id, "seat": d.seat,
                 "kind": d.kind, "source": d.source, "needed": d.needed, "card": d.card,
                 "moves": self.moves, "view": self.view_dict, "schema": self.schema,
-            })  # fmt: skip
+            })[:-1]  # fmt: skip
+        if prompt == "none":
+            parts: tuple[bytes, ...] = (b',"prompt":null',)
+        else:
             # The system prompt (~9 KB, fixed for the match) is serialised once per seat.
-            self.body = b"".join((
-                memoryview(head)[:-1], b',"prompt":{"system":', self.system_json, b',"turn":',
-                to_json(self.turn), b'},"lang":', to_json(self.lang), b"}",
-            ))  # fmt: skip
-        # joined from a view of the body: one copy of its ~13 KB, not two
-        deadline = repr(float(round(deadline_s, 3))).encode()
-        return b"".join((b'{"deadline_s":', deadline, b",", memoryview(self.body)[1:]))
+            system = self.system_json if prompt == "full" else b"null"
+            turn = to_json(self.turn_prompt())
+            parts = (b',"prompt":{"system":', system, b',"turn":', turn, b"}")
+        return b"".join((self.head, *parts, b',"lang":', to_json(self.lang), b"}"))
 
-    def model(self, deadline_s: float) -> DecisionPayload:
+    def model(self, deadline_s: float, prompt: PromptPart = "full") -> DecisionPayload:
         """The payload as a model, with ``deadline_s`` (a fresh copy of the view's data)."""
         d = self.decision
         # Built without validation (``model_construct``): every field comes from the engine's
         # view and decision in the declared shapes (tests/test_service_fast_path.py checks that
         # a validated copy is equal, and that the JSON is the model's).
         option = MoveOption.model_construct
+        pair = None
+        if prompt != "none":
+            system = self.system if prompt == "full" else None
+            pair = PromptPair.model_construct(system=system, turn=self.turn_prompt())
         return DecisionPayload.model_construct(
             match_id=self.match_id,
             decision_id=self.decision_id,
@@ -175,7 +212,7 @@ class PreparedPayload:
             moves=[option(id=m["id"], text=m["text"]) for m in self.moves],
             view=view_to_dict(self.view),
             answer_schema=self.schema,
-            prompt=PromptPair.model_construct(system=self.system, turn=self.turn),
+            prompt=pair,
             deadline_s=round(max(0.0, deadline_s), 3),
             lang=self.lang,
         )
@@ -184,7 +221,12 @@ class PreparedPayload:
 class DecisionPrompter:
     """Builds one seat's payloads in order. It keeps the seat's prompt memory (the events seen
     at earlier decisions), so call :meth:`payload` or :meth:`prepare` exactly once per decision
-    of the seat."""
+    of the seat.
+
+    Turn prompts are rendered lazily: a decision's events wait in :attr:`unseen` until a later
+    turn prompt is rendered, and are then fed to the memory in order, so a rendered prompt is
+    the same text whether or not the earlier ones were rendered (tests/test_decision_payload.py).
+    Only the latest decision's prompt can still be rendered."""
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
@@ -192,22 +234,29 @@ class DecisionPrompter:
         self.system: str | None = None
         self._system_json = b""
         self._players: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self.unseen: list[list[dict[str, Any]]] = []
+        """The events of earlier decisions whose turn prompt was never rendered, in order (the
+        engine's shared event dicts: a list of references per decision)."""
+        self.latest: PreparedPayload | None = None
         warm_prompts(lang)  # the process's first payload would pay ~70 ms on the seat's clock
 
     def prepare(
         self, match_id: str, decision_id: int, view: SeatView, decision: Decision
     ) -> PreparedPayload:
         """The payload of ``decision`` for ``view.seat`` (``view.events``: the events since the
-        seat's previous decision), rendered now and serialised at its first use."""
+        seat's previous decision): the move texts and the view now, the turn prompt and the JSON at
+        their first use."""
         if view.seat is None or view.seat != decision.seat:
             raise ValueError("a decision payload is built from the deciding seat's own view")
         if self.system is None:
             self.system = render_system(view, self.lang)
             self._system_json = to_json(self.system)
+        previous = self.latest
+        if previous is not None and previous.turn is None:
+            self.unseen.append(previous.view.events)
         cat = catalog(self.lang)
         texts = [move_text(m, view, cat) for m in decision.moves]
-        turn = render_turn(view, decision, self.memory, self.lang, move_texts=texts)
-        return PreparedPayload(
+        self.latest = PreparedPayload(
             match_id=match_id,
             decision_id=decision_id,
             view=view,
@@ -217,8 +266,28 @@ class DecisionPrompter:
             schema=constrained_schema(decision.ids),
             system=self.system,
             system_json=self._system_json,
-            turn=turn,
+            prompter=self,
             lang=self.lang,
+        )
+        return self.latest
+
+    def render(self, prepared: PreparedPayload) -> str:
+        """The turn prompt of ``prepared``, the latest decision prepared (the memory first takes
+        the events of the earlier decisions nobody rendered a prompt for)."""
+        if prepared.turn is not None:
+            return prepared.turn
+        if prepared is not self.latest:
+            raise RuntimeError(
+                f"decision {prepared.decision_id}'s turn prompt was not rendered while it was "
+                "the seat's latest; the prompt memory has moved past it"
+            )
+        cat = catalog(self.lang)
+        for events in self.unseen:
+            self.memory.observe(events, cat)
+        self.unseen.clear()
+        texts = [m["text"] for m in prepared.moves]
+        return render_turn(
+            prepared.view, prepared.decision, self.memory, self.lang, move_texts=texts
         )
 
     def payload(

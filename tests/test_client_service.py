@@ -358,6 +358,43 @@ def _load(name: str) -> ModuleType:
     return module
 
 
+def test_polls_carry_the_prompts_asked_for(svc, admin) -> None:
+    """``prompt=full|turn|none``: the same decision with both prompts, with the turn prompt
+    alone (the client fills in the system prompt it kept from its first poll) or with none."""
+    import httpx
+
+    made = admin.create_match([remote("p"), *[bot("rule")] * 4], seed=6, start="now")
+    token, url = made.token_for(0), f"{svc.url}/v1/matches/{made.match_id}/decision"
+    raw = httpx.Client(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    with (
+        raw,
+        SeatClient(svc.url, token, match_id=made.match_id) as lean,
+        SeatClient(svc.url, token, match_id=made.match_id) as full,
+    ):
+        for _ in range(4):
+            d = lean.wait_decision(10, prompt="turn")
+            assert d is not None
+            whole = full.wait_decision(0)
+            assert whole is not None and whole.decision_id == d.decision_id
+            assert d.prompt == whole.prompt and d.prompt.system and d.prompt.turn
+            bare = full.wait_decision(0, prompt="none")
+            assert bare is not None and bare.prompt.system == bare.prompt.turn == ""
+            bodies = {part: raw.get(url, params={"prompt": part}) for part in ("turn", "none")}
+            assert bodies["turn"].json()["prompt"] == {"system": None, "turn": d.prompt.turn}
+            assert bodies["none"].json()["prompt"] is None
+            assert bodies["none"].json()["moves"] == bodies["turn"].json()["moves"]
+            assert (
+                len(bodies["none"].content)
+                < len(bodies["turn"].content)
+                < 0.5 * len(json.dumps(whole.model_dump(by_alias=True)))
+            )
+            lean.move(d.decision_id, d.move_ids[0])
+        bad = raw.get(url, params={"prompt": "some"})
+        assert bad.status_code == 422 and "prompt" in bad.text
+        with pytest.raises(ValueError, match="prompt must be one of"):
+            lean.wait_decision(0, prompt="half")  # type: ignore[arg-type]
+
+
 def test_the_random_agent_plays_a_match_end_to_end(svc, admin) -> None:
     made = admin.create_match([remote("random-agent"), *[bot("rule")] * 4], seed=2)
     argv = [sys.executable, str(AGENTS / "random_agent.py"), "--url", svc.url,

@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from service_support import (
 
 from bangarena.engine import GameConfig, new_game
 from bangarena.harness.decision_payload import (
+    PROMPT_PARTS,
     DecisionPayload,
     DecisionPrompter,
     constrained_schema,
@@ -115,6 +117,14 @@ def _requests(decision_id: int, legal: str) -> list[tuple[str, str, dict[str, An
         ("GET", "/decision?wait=1e0", {}),
         ("GET", "/decision?wait=0&wait=1", {}),
         ("GET", "/decision?other=1", {}),
+        ("GET", "/decision?prompt=turn", {}),
+        ("GET", "/decision?wait=0&prompt=none", {}),
+        ("GET", "/decision?prompt=full&wait=0.5", {}),
+        ("GET", "/decision?prompt=bogus", {}),
+        ("GET", "/decision?prompt=", {}),
+        ("GET", "/decision?prompt", {}),
+        ("GET", "/decision?prompt=none&prompt=turn", {}),
+        ("GET", "/decision?prompt=none&other=1", {}),
         ("GET", "/decision", {"token": None}),
         ("GET", "/decision", {"token": "unknown-token-0123456789"}),
         ("GET", "/decision", {"token": "admin"}),
@@ -286,17 +296,57 @@ def test_prepared_payload_json_is_the_models_json() -> None:
             view = game.view(d.seat, since=cursors[d.seat])
             cursors[d.seat] = view.cursor
             prepared = prompters[d.seat].prepare("m", len(game.state.history), view, d)
-            for left in (0.0, 12.3456, 90.0):
-                model = prepared.model(left)
-                data = json.loads(prepared.json(left))
+            for left, part in product((0.0, 12.3456, 90.0), rng.sample(PROMPT_PARTS, 3)):
+                model = prepared.model(left, part)
+                data = json.loads(prepared.json(left, part))
                 assert list(data)[0] == "deadline_s"
                 assert data == json.loads(model.model_dump_json(by_alias=True))
                 rest = model.model_dump_json(by_alias=True, exclude={"deadline_s"}).encode()
                 head = b'{"deadline_s":' + repr(float(round(left, 3))).encode() + b","
-                assert prepared.json(left) == head + rest[1:]
+                assert prepared.json(left, part) == head + rest[1:]
+                prompt = data["prompt"]
+                if part == "none":
+                    assert prompt is None
+                else:
+                    assert prompt["turn"] and prompt["turn"] == prepared.turn
+                    assert prompt["system"] == (prepared.system if part == "full" else None)
             game.apply(d.seat, rng.choice(d.ids))
             n += 1
         assert n > 20
+
+
+def test_turn_prompts_rendered_lazily_are_the_eager_ones() -> None:
+    """A seat's turn prompt is rendered at its first use: the events of the decisions nobody
+    asked a prompt for go to the prompt memory first, so the text is the one a prompter that
+    rendered every decision gives (the summary, the recent events, the "first decision" title).
+    A decision superseded unrendered can no longer be rendered, and says so."""
+    import random
+
+    for config, seed in ((GameConfig(6), 11), (GameConfig(5, expansions=("armed_dangerous",)), 12)):
+        game = new_game(config, seed)
+        eager = [DecisionPrompter() for _ in range(config.seats)]
+        lazy = [DecisionPrompter() for _ in range(config.seats)]
+        cursors = [0] * config.seats
+        rng, rendered, skipped = random.Random(seed), 0, []
+        while not game.over and rendered < 150:
+            d = game.decision
+            view = game.view(d.seat, since=cursors[d.seat])
+            cursors[d.seat] = view.cursor
+            index = len(game.state.history)
+            want = eager[d.seat].prepare("m", index, view, d).turn_prompt()
+            later = lazy[d.seat].prepare("m", index, view, d)
+            if rng.random() < 0.3:
+                assert later.turn_prompt() == want and later.turn == want
+                assert json.loads(later.json(1.0))["prompt"]["turn"] == want
+                rendered += 1
+            else:
+                assert later.json(1.0, "none") and later.turn is None  # nothing rendered
+                skipped.append((d.seat, later))
+            game.apply(d.seat, rng.choice(d.ids))
+        assert rendered > 20
+        stale = next(p for seat, p in skipped if p is not lazy[seat].latest)
+        with pytest.raises(RuntimeError, match="moved past it"):
+            stale.turn_prompt()
 
 
 def test_plain_json_writes_what_to_json_writes() -> None:

@@ -184,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         with SeatClient(args.url, args.token, match_id=args.match) as seat:
-            result = seat.play(policy, wait=args.wait)
+            # the system prompt once, then only each decision's turn prompt on the wire
+            result = seat.play(policy, wait=args.wait, prompt="turn")
     except ServiceError as exc:
         print(f"openai_agent: {exc}", file=sys.stderr)
         return 1

@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with SeatClient(args.url, args.token, match_id=args.match) as seat:
-            result = seat.play(policy, wait=args.wait)
+            # only the legal ids matter here: none of the service's prompts (a lighter poll)
+            result = seat.play(policy, wait=args.wait, prompt="none")
     except ServiceError as exc:
         print(f"random_agent: {exc}", file=sys.stderr)
         return 1

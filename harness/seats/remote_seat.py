@@ -27,7 +27,7 @@ from typing import Final, Literal
 
 from bangarena.engine import Decision, SeatView
 
-from ..decision_payload import DecisionPayload, DecisionPrompter, PreparedPayload
+from ..decision_payload import DecisionPayload, DecisionPrompter, PreparedPayload, PromptPart
 from ..records import AttemptRecord, DecisionTelemetry, SeatRecord
 from .protocol import Deadline, SeatAnswer
 
@@ -218,13 +218,14 @@ class RemoteSeat:
         now = self.clock()
         return max(0.0, self._limit(p, now) - now)
 
-    def payload_now(self, p: PendingDecision) -> DecisionPayload:
-        """``p``'s payload with the time left now."""
-        return p.payload.model(self.seconds_left(p))
+    def payload_now(self, p: PendingDecision, prompt: PromptPart = "full") -> DecisionPayload:
+        """``p``'s payload with the time left now (``prompt``: which of our prompts it has)."""
+        return p.payload.model(self.seconds_left(p), prompt)
 
-    def payload_json_now(self, p: PendingDecision) -> bytes:
-        """``p``'s payload as JSON with the time left now; the rest is serialised once."""
-        return p.payload.json(self.seconds_left(p))
+    def payload_json_now(self, p: PendingDecision, prompt: PromptPart = "full") -> bytes:
+        """``p``'s payload as JSON with the time left now; the rest is serialised once per
+        prompt part."""
+        return p.payload.json(self.seconds_left(p), prompt)
 
     def submit(self, decision_id: int, move_id: str) -> SubmitResult:
         """An answer from outside: accepted (the driver plays it), rejected (not a legal id;

@@ -8,7 +8,7 @@ the app before its middleware and router: ``service/app.py``) serves the well-fo
 of that contract without FastAPI's per-request middleware, parameter solving and response
 re-validation, and without starlette's request and response objects (it reads the raw headers
 and body; the app sends its answer as two ASGI messages) — a match id of the declared
-pattern, no query or one plain ``wait``, a JSON body of a known length within the limit that
+pattern, no query or one plain ``wait`` and one ``prompt`` part, a JSON body of a known length within the limit that
 is a valid ``MoveAnswer``. Anything else (a bad or odd query, a body that is not a valid
 answer, another content type, a chunked or oversized body) goes to the whole app untouched, so
 every 4xx is the one FastAPI and our handlers give. Both ways call the same functions below
@@ -27,7 +27,13 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, HTTPConnection
 from starlette.types import Message, Receive, Scope, Send
 
-from bangarena.harness.decision_payload import DecisionPayload, MoveAnswer, plain_json
+from bangarena.harness.decision_payload import (
+    PROMPT_PARTS,
+    DecisionPayload,
+    MoveAnswer,
+    PromptPart,
+    plain_json,
+)
 from bangarena.harness.seats.remote_seat import Accepted, PendingDecision, Rejected, RemoteSeat
 
 from ..access import Caller, authorize, authorize_token
@@ -73,21 +79,32 @@ async def poll_decision(
     request: Request,
     match_id: MatchId,
     wait: Annotated[float, Query(ge=0, le=60, description="seconds to wait for one")] = 0.0,
+    prompt: Annotated[
+        PromptPart,
+        Query(
+            description="which of our prompts to send: 'full' (system and turn), 'turn' (the "
+            "system prompt is null: it is fixed for the match, keep it from a 'full' poll) or "
+            "'none' (prompt is null, and the service renders no turn prompt for the decision)"
+        ),
+    ] = "full",
 ) -> DecisionPayload | Response:
     """The seat's pending decision — its view, the legal moves (id and text), the answer
     schema, our prompts, the seconds left — waiting up to ``wait`` seconds for one. 204 when
     none came; 410 with the result once the match is over (or the seat is eliminated)."""
-    return await _poll(request, match_id, wait)
+    return await _poll(request, match_id, wait, prompt)
 
 
-async def _poll(request: Request, match_id: str, wait: float) -> Response:
+async def _poll(
+    request: Request, match_id: str, wait: float, prompt: PromptPart = "full"
+) -> Response:
     got = await wait_for_decision(request, match_id, wait)
     if got is None:
         return Response(status_code=204)
     seat, pending = got
     # The payload's JSON is made once per decision (a poll only adds the time left): it is
     # most of a poll's cost, and agents poll a decision more than once.
-    return Response(content=seat.payload_json_now(pending), media_type="application/json")
+    body = seat.payload_json_now(pending, prompt)
+    return Response(content=body, media_type="application/json")
 
 
 async def wait_for_decision(
@@ -179,9 +196,10 @@ async def _move_as(caller: Caller, body: MoveAnswer) -> dict[str, Any]:
 
 _MATCH_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """The pattern and lengths of ``MatchId`` (routes/matches.py)."""
-_PLAIN_WAIT: Final = re.compile(rb"wait=(\d{1,2}(?:\.\d{1,6})?)")
-"""A query the fast poll takes: one ``wait`` written plainly (``5``, ``0.5``); FastAPI takes
-the rest (repeated, empty, signed, exponent, other parameters …)."""
+_PLAIN_WAIT: Final = re.compile(rb"\d{1,2}(?:\.\d{1,6})?")
+"""A ``wait`` the fast poll takes: written plainly (``5``, ``0.5``); FastAPI takes the rest
+(empty, signed, exponent …)."""
+_PROMPT_PARTS: Final = {p.encode(): p for p in PROMPT_PARTS}
 _PREFIX: Final = "/v1/matches/"
 _JSON: Final = b"application/json"
 
@@ -270,10 +288,12 @@ async def fast_poll(scope: Scope, receive: Receive, state: ServiceState, _limit:
     handed off)."""
     query = scope.get("query_string", b"")
     wait = 0.0
+    prompt: PromptPart = "full"
     if query:
-        m = _PLAIN_WAIT.fullmatch(query)
-        if m is None or (wait := float(m.group(1))) > 60:
+        plain = _plain_poll_query(query)
+        if plain is None:
             return Handoff(receive)
+        wait, prompt = plain
     try:
         caller = authorize_token(
             state, _scope_token(scope), scope["path_params"]["match_id"], ("seat",)
@@ -285,7 +305,27 @@ async def fast_poll(scope: Scope, receive: Receive, state: ServiceState, _limit:
         return 204, b""
     seat, pending = got
     # The payload's JSON is made once per decision (a poll only adds the time left).
-    return 200, seat.payload_json_now(pending)
+    return 200, seat.payload_json_now(pending, prompt)
+
+
+def _plain_poll_query(query: bytes) -> tuple[float, PromptPart] | None:
+    """``wait`` and ``prompt`` from a query that has each at most once, written plainly and
+    within bounds (None: FastAPI reads it, and answers its 422 for a bad one)."""
+    wait: float | None = None
+    prompt: PromptPart | None = None
+    for item in query.split(b"&"):
+        name, eq, value = item.partition(b"=")
+        if not eq:
+            return None
+        if name == b"wait" and wait is None and _PLAIN_WAIT.fullmatch(value):
+            wait = float(value)
+            if wait > 60:
+                return None
+        elif name == b"prompt" and prompt is None and value in _PROMPT_PARTS:
+            prompt = _PROMPT_PARTS[value]
+        else:
+            return None
+    return (0.0 if wait is None else wait), ("full" if prompt is None else prompt)
 
 
 async def fast_move(scope: Scope, receive: Receive, state: ServiceState, limit: int) -> FastAnswer:
