@@ -19,6 +19,8 @@ and the warm-up cancel out. Workloads:
 - ``service-app``: the same matches with every poll and move through the app's ASGI callable,
   as uvicorn calls it (the fast path's reading of the request and sending of the answer
   included; uvicorn's own work not);
+- ``service-lean``: ``service-app`` with every poll asking for none of our prompts
+  (``prompt=none``);
 - ``hearts``: OpenSpiel's C++ hearts through ``pyspiel``, random playouts as in
   ``engine_vs_openspiel.py`` (only the players' decisions are counted; the deal's chance nodes
   are part of the cost).
@@ -46,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WORKLOADS = ("random", "bots", "service", "service-app", "hearts")
+WORKLOADS = ("random", "bots", "service", "service-app", "service-lean", "hearts")
 
 
 def play(workload: str, games: int, seats: int) -> int:
@@ -60,11 +62,12 @@ def play(workload: str, games: int, seats: int) -> int:
         game = pyspiel.load_game("hearts")
         rnd = random.Random(0)
         return sum(spiel_playout(game, rnd) for _ in range(games))
-    if workload in ("service", "service-app"):
+    if workload.startswith("service"):
         sys.path.insert(0, str(HERE))
         from service_decisions import decisions_in_process
 
-        return decisions_in_process(games, via="app" if workload == "service-app" else "routes")
+        via = "routes" if workload == "service" else "app"
+        return decisions_in_process(games, via=via, prompt="none" if "lean" in workload else "full")
     from bangarena.engine import GameConfig, new_game
     from bangarena.harness.simulate import batch_gc
 
@@ -143,7 +146,14 @@ def main() -> None:
     if unknown := set(workloads) - set(WORKLOADS):
         ap.error(f"unknown workloads {sorted(unknown)}; known: {', '.join(WORKLOADS)}")
     builds = ("pure", "compiled") if args.build == "both" else (args.build,)
-    default_games = {"random": 40, "bots": 8, "service": 6, "service-app": 6, "hearts": 50}
+    default_games = {
+        "random": 40,
+        "bots": 8,
+        "service": 6,
+        "service-app": 6,
+        "service-lean": 6,
+        "hearts": 50,
+    }
     rows: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bangarena-instructions-") as name:
         tmp = Path(name)

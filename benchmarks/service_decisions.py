@@ -194,14 +194,16 @@ _APP: list[Any] = []
 """The app of :func:`decisions_in_process` and its folder, made at the first call."""
 
 
-def decisions_in_process(matches: int, tables: int = 13, via: str = "routes") -> int:
+def decisions_in_process(
+    matches: int, tables: int = 13, via: str = "routes", prompt: str = "full"
+) -> int:
     """Play ``matches`` matches as :func:`main` does, without timers, on one app for the whole
     process (its creation belongs to the warm-up); returns the decisions
-    (``benchmarks/instructions.py``'s ``service`` workload)."""
+    (``benchmarks/instructions.py``'s ``service`` workloads)."""
     if not _APP:
         tmp = tempfile.TemporaryDirectory(prefix="bangarena-decisions-")
         _APP.extend((tmp, service_app(f"{tmp.name}/live.db")))
-    decisions, _ = asyncio.run(play(matches, tables, "", _APP[1], via))
+    decisions, _ = asyncio.run(play(matches, tables, "", _APP[1], via, prompt))
     return decisions
 
 

@@ -141,8 +141,6 @@ class PreparedPayload:
     view_dict: dict[str, Any]
     """The view as :func:`view_to_dict` makes it, but sharing the view's own lists (no copy)."""
     schema: dict[str, Any]
-    system: str
-    system_json: bytes
     prompter: DecisionPrompter
     lang: str
     turn: str | None = None
@@ -152,6 +150,11 @@ class PreparedPayload:
     :meth:`json`)."""
     bodies: dict[str, bytes] | None = None
     """Per prompt part, the JSON of every field but ``deadline_s`` (made at first use)."""
+
+    @property
+    def system(self) -> str:
+        """The seat's system prompt (the same for the whole match)."""
+        return self.prompter.system_prompt()
 
     def turn_prompt(self) -> str:
         """The turn prompt, rendered at the first call (:meth:`DecisionPrompter.render`)."""
@@ -185,7 +188,7 @@ class PreparedPayload:
             parts: tuple[bytes, ...] = (b',"prompt":null',)
         else:
             # The system prompt (~9 KB, fixed for the match) is serialised once per seat.
-            system = self.system_json if prompt == "full" else b"null"
+            system = self.prompter.system_json() if prompt == "full" else b"null"
             turn = to_json(self.turn_prompt())
             parts = (b',"prompt":{"system":', system, b',"turn":', turn, b"}")
         return b"".join((self.head, *parts, b',"lang":', to_json(self.lang), b"}"))
@@ -231,7 +234,10 @@ class DecisionPrompter:
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
         self.memory = PromptMemory()
-        self.system: str | None = None
+        self._first: SeatView | None = None
+        """The view of the seat's first decision: its system prompt is rendered from it, at
+        the first use (an agent with prompts of its own never asks for it)."""
+        self._system: str | None = None
         self._system_json = b""
         self._players: dict[int, tuple[Any, dict[str, Any]]] = {}
         self.unseen: list[list[dict[str, Any]]] = []
@@ -248,9 +254,8 @@ class DecisionPrompter:
         their first use."""
         if view.seat is None or view.seat != decision.seat:
             raise ValueError("a decision payload is built from the deciding seat's own view")
-        if self.system is None:
-            self.system = render_system(view, self.lang)
-            self._system_json = to_json(self.system)
+        if self._first is None:
+            self._first = view
         previous = self.latest
         if previous is not None and previous.turn is None:
             self.unseen.append(previous.view.events)
@@ -264,12 +269,29 @@ class DecisionPrompter:
             moves=[{"id": m.id, "text": t} for m, t in zip(decision.moves, texts, strict=True)],
             view_dict=view_to_dict(view, copy=False, players=self._players),
             schema=constrained_schema(decision.ids),
-            system=self.system,
-            system_json=self._system_json,
             prompter=self,
             lang=self.lang,
         )
         return self.latest
+
+    @property
+    def system(self) -> str | None:
+        """The seat's system prompt (None before its first decision)."""
+        return None if self._first is None else self.system_prompt()
+
+    def system_prompt(self) -> str:
+        """The seat's system prompt, rendered from its first decision's view at the first call."""
+        if self._system is None:
+            if self._first is None:
+                raise RuntimeError("the system prompt is rendered from the seat's first view")
+            self._system = render_system(self._first, self.lang)
+        return self._system
+
+    def system_json(self) -> bytes:
+        """:meth:`system_prompt` as a JSON string (made once: ~9 KB)."""
+        if not self._system_json:
+            self._system_json = to_json(self.system_prompt())
+        return self._system_json
 
     def render(self, prepared: PreparedPayload) -> str:
         """The turn prompt of ``prepared``, the latest decision prepared (the memory first takes
