@@ -101,6 +101,8 @@ class LiveMatch:
         """Waiting for a change of one seat's decision (its long-polls): not woken by every
         move of the match, only by its own decision, its elimination and the end."""
         self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
+        self.on_finished: Callable[[LiveMatch], None] | None = None
+        """Told when ``finished`` is set (the registry's bookkeeping), before ``on_finish``."""
 
     @property
     def status(self) -> MatchState:
@@ -218,6 +220,8 @@ class LiveMatch:
             self.record = self.match.record()
         finally:
             self.finished = time.monotonic()
+            if self.on_finished is not None:
+                self.on_finished(self)
             self.notify()
         if self.on_finish is not None:
             await self.on_finish(self)
@@ -268,6 +272,9 @@ class MatchRegistry:
         self.matches: dict[str, LiveMatch] = {}
         self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
         self._slots: dict[tuple[str, bytes], int] = {}
+        self._finished: dict[str, LiveMatch] = {}
+        """The finished matches still in memory, in the order they finished: making a match
+        neither counts the unfinished ones nor sorts the finished ones over every match."""
 
     def get(self, match_id: str) -> LiveMatch | None:
         return self.matches.get(match_id)
@@ -315,9 +322,7 @@ class MatchRegistry:
     def create(self, req: CreateMatch) -> tuple[LiveMatch, MatchCreated]:
         """Make a match as ``req`` asks (raises :class:`CreateError` with the reason); it starts
         at once when asked to or when it has no remote or human seat. Must run in the loop."""
-        if sum(m.task is None or not m.ended for m in self.matches.values()) >= (
-            self.settings.max_live_matches
-        ):
+        if len(self.matches) - len(self._finished) >= self.settings.max_live_matches:
             raise CreateError(
                 f"the server holds {self.settings.max_live_matches} unfinished matches already"
             )
@@ -355,6 +360,7 @@ class MatchRegistry:
             raise CreateError(f"match {match_id!r} is live already")
         live = LiveMatch(match_id, settings, seats, info, start_now=start_now)
         live.on_finish = on_finish or self.on_finish
+        live.on_finished = self._finished_now
         grants = []
         for i, about in enumerate(info):
             token = self.tokens.issue(match_id, "seat", i) if i in live.remote else None
@@ -373,15 +379,20 @@ class MatchRegistry:
         created.status = live.status
         return live, created
 
+    def _finished_now(self, live: LiveMatch) -> None:
+        if self.matches.get(live.match_id) is live:
+            self._finished[live.match_id] = live
+
     def evict(self) -> None:
         """Forget the oldest finished and stored matches beyond ``keep_finished`` (they are in
         the store; their tokens go with them, so later calls get 401)."""
-        done = sorted(
-            (m for m in self.matches.values() if m.finished is not None and m.stored),
-            key=lambda m: m.finished or 0.0,
-        )
-        for m in done[: max(0, len(done) - self.settings.keep_finished)]:
+        keep = self.settings.keep_finished
+        if len(self._finished) <= keep:
+            return
+        stored = [m for m in self._finished.values() if m.stored]  # oldest first
+        for m in stored[: max(0, len(stored) - keep)]:
             del self.matches[m.match_id]
+            del self._finished[m.match_id]
             self.tokens.revoke_match(m.match_id)
 
     # -- waits and streams per token -------------------------------------------------------

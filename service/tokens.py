@@ -47,12 +47,15 @@ class TokenBook:
     def __init__(self, admin_token: str) -> None:
         self._admin = digest(admin_token)
         self._grants: dict[bytes, Grant] = {}
+        self._by_match: dict[str, list[bytes]] = {}
+        """Each match's token digests (revoking a match's tokens does not scan every grant)."""
 
     def issue(self, match_id: str, role: Role, seat: int | None = None) -> str:
         """A new token for ``role`` in ``match_id``; returns the token (kept only as a digest)."""
         token = new_token()
         d = digest(token)
         self._grants[d] = Grant(match_id, role, seat, d)
+        self._by_match.setdefault(match_id, []).append(d)
         return token
 
     def lookup(self, token: str) -> Grant | None:
@@ -68,8 +71,8 @@ class TokenBook:
 
     def revoke_match(self, match_id: str) -> None:
         """Forget every token of ``match_id`` (a match dropped from memory)."""
-        for d in [d for d, g in self._grants.items() if g.match_id == match_id]:
-            del self._grants[d]
+        for d in self._by_match.pop(match_id, ()):
+            self._grants.pop(d, None)
 
 
 def bearer_token(header: str) -> str:

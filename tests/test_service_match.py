@@ -203,6 +203,45 @@ def test_finished_matches_leave_memory_once_stored(tmp_path: Path) -> None:
         assert client.get(f"{svc.url}/v1/suites").json()[0]["totals"]["matches_done"] == 1
 
 
+def test_the_registry_counts_unfinished_matches_and_forgets_the_oldest_stored(
+    tmp_path: Path,
+) -> None:
+    """``max_live_matches`` counts the matches not finished (waiting ones included);
+    ``keep_finished`` keeps the most recently finished stored matches, and a forgotten match's
+    tokens go with it (and only its own)."""
+    from bangarena.service.models import CreateMatch
+    from bangarena.service.registry import CreateError, MatchRegistry
+    from bangarena.service.tokens import TokenBook
+
+    async def run() -> None:
+        settings = service_settings(tmp_path, keep_finished=2, max_live_matches=3).resolved()
+        tokens = TokenBook("x" * 40)
+        registry = MatchRegistry(settings, tokens)
+        waiting = CreateMatch.model_validate(
+            {"seats": 4, "players": [{"kind": "remote", "name": "a"}, *bot_players(3)]}
+        )
+        bots = CreateMatch.model_validate({"seats": 4, "players": bot_players(4), "seed": 3})
+        held = [registry.create(waiting)[1] for _ in range(2)]  # never started: unfinished
+        done = []
+        for _ in range(4):  # one slot left: each bots' match must finish before the next
+            live, made = registry.create(bots)
+            await asyncio.wait_for(live.task, 30)  # type: ignore[arg-type]
+            live.stored = True
+            registry.evict()
+            done.append(made.match_id)
+        assert len(registry.matches) == 4 and set(done[-2:]) <= set(registry.matches)
+        assert not set(done[:2]) & set(registry.matches)
+        third = registry.create(waiting)[1]
+        with pytest.raises(CreateError, match="3 unfinished"):
+            registry.create(waiting)
+        known = {g.match_id for g in tokens._grants.values()}
+        assert known == {held[0].match_id, held[1].match_id, third.match_id, *done[-2:]}
+        assert tokens.lookup(held[0].seats[0].token or "") is not None
+        await registry.aclose()
+
+    asyncio.run(run())
+
+
 def test_the_service_runs_without_the_agents_extra(tmp_path: Path, monkeypatch, caplog) -> None:
     """Without a2a-sdk and mcp (the optional ``[agents]`` extra) the service still builds and
     serves; the A2A evaluator and the MCP seat are off, and a warning names the extra."""
