@@ -279,6 +279,11 @@ class DecisionPrompter:
         """The seat's system prompt (None before its first decision)."""
         return None if self._first is None else self.system_prompt()
 
+    @property
+    def system_given(self) -> str | None:
+        """The system prompt if it was rendered (a payload with it was made), else None."""
+        return self._system
+
     def system_prompt(self) -> str:
         """The seat's system prompt, rendered from its first decision's view at the first call."""
         if self._system is None:

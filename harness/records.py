@@ -162,7 +162,9 @@ class SeatRecord(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     time_per_move_s: float
     system_prompt: str | None = Field(
-        default=None, description="the seat's system prompt (with transcripts)"
+        default=None,
+        description="the seat's system prompt (with transcripts; a remote seat's when it was "
+        "sent one)",
     )
     injected_faults: dict[str, int] | None = Field(
         default=None, description="scripted seats: faults injected by kind"

@@ -66,6 +66,8 @@ async def replay_in_process(record: MatchRecord) -> MatchRecord:
         for m in (m for m in record.moves if m.seat == i):
             while seat.pending is None or seat.pending.decision_id != m.index:
                 await asyncio.sleep(0)
+            # as the agents' polls did (the record keeps the system prompt a seat was sent)
+            seat.payload_json_now(seat.pending)
             for a in m.attempts:
                 assert a.move is not None
                 seat.submit(m.index, a.move)

@@ -273,7 +273,8 @@ class RemoteSeat:
             controller="human" if self.kind == "human" else "ai", kind=self.kind,
             lang=self.lang, options={"disconnect_grace_s": self.grace_s},
             time_per_move_s=time_per_move_s,
-            system_prompt=self.prompter.system if transcripts else None,
+            # what the seat was given: an agent polling without our prompts saw none
+            system_prompt=self.prompter.system_given if transcripts else None,
         )  # fmt: skip
 
     async def aclose(self) -> None:
