@@ -33,6 +33,7 @@ from .wire import (
     json_of,
     match_path,
     poll_timeout,
+    prompt_params,
     stream_headers,
 )
 
@@ -117,13 +118,20 @@ class AsyncSeatClient(AsyncConnection):
     # --- the event stream ----------------------------------------------------------------------
 
     async def events(
-        self, last_event_id: str | None = None, *, reconnect: bool = True
+        self,
+        last_event_id: str | None = None,
+        *,
+        reconnect: bool = True,
+        prompt: PromptPart = "full",
     ) -> AsyncIterator[StreamEvent]:
         """The match's events as this seat may see them, from after ``last_event_id`` (from the
         start when None). A dropped connection is reopened with ``Last-Event-ID`` (backing off
         between tries), so no event is lost or repeated; the iterator ends when the match is
         over and every event has been given. ``reconnect=False`` ends it at the first drop
-        instead (the last id is then ``event.id`` of the last event received)."""
+        instead (the last id is then ``event.id`` of the last event received). ``prompt``:
+        our prompts in the ``decision`` events, as for :meth:`wait_decision` (with ``"turn"``
+        their ``system`` is null: the stream gives the raw payloads)."""
+        params = prompt_params(prompt)
         state = StreamState(last_event_id)
         backoff = Backoff()
         while True:
@@ -132,6 +140,7 @@ class AsyncSeatClient(AsyncConnection):
                 async with self._http.stream(
                     "GET",
                     match_path(self.match_id, "/events"),
+                    params=params,
                     headers=stream_headers(self._token, state.last_id),
                     timeout=httpx.Timeout(self.timeout, read=STREAM_READ_S),
                 ) as response:

@@ -59,6 +59,13 @@ def clamp_wait(wait: float) -> float:
 PROMPT_PARTS: tuple[PromptPart, ...] = ("full", "turn", "none")
 
 
+def prompt_params(prompt: PromptPart) -> dict[str, str]:
+    """The query that asks for ``prompt`` (none for ``full``, the service's default)."""
+    if prompt not in PROMPT_PARTS:
+        raise ValueError(f"prompt must be one of {', '.join(PROMPT_PARTS)}")
+    return {} if prompt == "full" else {"prompt": prompt}
+
+
 class SystemPrompt:
     """A seat client's copy of the match's system prompt, for polls with ``prompt="turn"``:
     the service leaves the system prompt (fixed for the match, ~9 KB) out of those, so the
@@ -69,13 +76,10 @@ class SystemPrompt:
 
     def params(self, wait: float, prompt: PromptPart) -> dict[str, str]:
         """The long-poll's query for ``wait`` seconds and the prompt part asked for."""
-        if prompt not in PROMPT_PARTS:
-            raise ValueError(f"prompt must be one of {', '.join(PROMPT_PARTS)}")
-        params = {"wait": f"{wait:g}"}
-        sent = "full" if prompt == "turn" and self.text is None else prompt
-        if sent != "full":
-            params["prompt"] = sent
-        return params
+        sent = prompt_params(prompt)  # checks it
+        if prompt == "turn" and self.text is None:
+            sent = {}  # both prompts until the client holds the system prompt
+        return {"wait": f"{wait:g}", **sent}
 
     def fill(self, decision: Decision | None, prompt: PromptPart) -> Decision | None:
         """``decision`` with the kept system prompt in (``prompt="turn"``); keeps the first."""

@@ -360,7 +360,8 @@ def _load(name: str) -> ModuleType:
 
 def test_polls_carry_the_prompts_asked_for(svc, admin) -> None:
     """``prompt=full|turn|none``: the same decision with both prompts, with the turn prompt
-    alone (the client fills in the system prompt it kept from its first poll) or with none."""
+    alone (the client fills in the system prompt it kept from its first poll) or with none;
+    the event stream's decisions likewise."""
     import httpx
 
     made = admin.create_match([remote("p"), *[bot("rule")] * 4], seed=6, start="now")
@@ -388,6 +389,11 @@ def test_polls_carry_the_prompts_asked_for(svc, admin) -> None:
                 < len(bodies["turn"].content)
                 < 0.5 * len(json.dumps(whole.model_dump(by_alias=True)))
             )
+            for event in full.events(reconnect=False, prompt="none"):  # the stream's too
+                if event.event == "decision":
+                    sent = event.data
+                    assert sent["decision_id"] == d.decision_id and sent["prompt"] is None
+                    break
             lean.move(d.decision_id, d.move_ids[0])
         bad = raw.get(url, params={"prompt": "some"})
         assert bad.status_code == 422 and "prompt" in bad.text

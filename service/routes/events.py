@@ -4,18 +4,20 @@ Server-Sent Events.
 Each ``game`` event's id is the view cursor after it (the log position + 1), so a client that
 reconnects with ``Last-Event-ID: N`` gets every event from position N on — none lost, none
 twice. A seat's stream also carries its decisions (``decision`` events, the same payload as
-``GET …/decision``, without an id), and every stream ends with an ``end`` event holding the
+``GET …/decision``, without an id; ``?prompt=`` as the poll's), and every stream ends with an ``end`` event holding the
 match's public status. An open stream keeps a remote seat connected (rules.md §3)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
+
+from bangarena.harness.decision_payload import PromptPart
 
 from ..access import Caller, authorize
 from ..errors import ERROR_RESPONSES, ApiError
@@ -69,7 +71,9 @@ class _Slot:
             self.caller.state.registry.release("stream", self.caller.grant.digest)
 
 
-async def _stream(caller: Caller, since: int, slot: _Slot) -> AsyncIterator[ServerSentEvent]:
+async def _stream(
+    caller: Caller, since: int, slot: _Slot, prompt: PromptPart = "full"
+) -> AsyncIterator[ServerSentEvent]:
     live, state = caller.live, caller.state
     viewer = caller.seat
     seat = live.remote.get(viewer) if viewer is not None else None
@@ -90,7 +94,7 @@ async def _stream(caller: Caller, since: int, slot: _Slot) -> AsyncIterator[Serv
                     told = p.decision_id
                     p.delivered = True
                     # the poll's very bytes (made once per decision)
-                    payload = seat.payload_json_now(p).decode()
+                    payload = seat.payload_json_now(p, prompt).decode()
                     yield ServerSentEvent(data=payload, event="decision")
             if live.ended and cursor >= live.log_length():
                 status = live.public_status().model_dump(mode="json")
@@ -122,7 +126,13 @@ async def _stream(caller: Caller, since: int, slot: _Slot) -> AsyncIterator[Serv
         }
     },
 )
-async def match_events(request: Request, match_id: MatchId) -> EventSourceResponse:
+async def match_events(
+    request: Request,
+    match_id: MatchId,
+    prompt: Annotated[
+        PromptPart, Query(description="our prompts in a seat's decision events, as for a poll")
+    ] = "full",
+) -> EventSourceResponse:
     """The events as the token's holder sees them (a seat its own view's, a spectator or host
     the public ones), resumable with ``Last-Event-ID``."""
     caller = authorize(request, match_id, ("seat", "spectator", "host"))
@@ -134,5 +144,7 @@ async def match_events(request: Request, match_id: MatchId) -> EventSourceRespon
         )
     slot = _Slot(caller)
     return EventSourceResponse(
-        _stream(caller, since, slot), ping=s.sse_ping_s, background=BackgroundTask(slot.release)
+        _stream(caller, since, slot, prompt),
+        ping=s.sse_ping_s,
+        background=BackgroundTask(slot.release),
     )
