@@ -228,7 +228,7 @@ class DecisionPrompter:
 
     Turn prompts are rendered lazily: a decision's events wait in :attr:`unseen` until a later
     turn prompt is rendered, and are then fed to the memory in order, so a rendered prompt is
-    the same text whether or not the earlier ones were rendered (tests/test_decision_payload.py).
+    the same text whether or not the earlier ones were rendered (tests/test_service_fast_path.py).
     Only the latest decision's prompt can still be rendered."""
 
     def __init__(self, lang: str = "en") -> None:

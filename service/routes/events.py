@@ -4,8 +4,9 @@ Server-Sent Events.
 Each ``game`` event's id is the view cursor after it (the log position + 1), so a client that
 reconnects with ``Last-Event-ID: N`` gets every event from position N on — none lost, none
 twice. A seat's stream also carries its decisions (``decision`` events, the same payload as
-``GET …/decision``, without an id; ``?prompt=`` as the poll's), and every stream ends with an ``end`` event holding the
-match's public status. An open stream keeps a remote seat connected (rules.md §3)."""
+``GET …/decision``, without an id; ``?prompt=`` as the poll's), and every stream ends with an
+``end`` event holding the match's public status. An open stream keeps a remote seat connected
+(rules.md §3)."""
 
 from __future__ import annotations
 
