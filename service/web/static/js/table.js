@@ -55,7 +55,8 @@ async function refreshView() {
 async function pollDecision() {
   if (S.entry?.seat === null || S.entry?.seat === undefined) return;
   try {
-    const p = await call("GET", `/v1/matches/${matchId}/decision?wait=0`);
+    // a person reads the table, not our model prompts: none are rendered or sent
+    const p = await call("GET", `/v1/matches/${matchId}/decision?wait=0&prompt=none`);
     if (p) setDecision(p);
   } catch (e) {
     if (!(e instanceof CallError) || e.status !== 410) message(e.message, "error");
@@ -146,7 +147,7 @@ function connection(lost) {
 }
 
 function openGameStream() {
-  gameES = new EventSource(`/v1/matches/${matchId}/events`);
+  gameES = new EventSource(`/v1/matches/${matchId}/events?prompt=none`);
   gameES.addEventListener("game", (ev) => {
     const e = JSON.parse(ev.data);
     if (e.kind === "game_started") S.rolesAtTable = e.roles_at_table;
