@@ -10,7 +10,7 @@ the seat's own view and its pending decision, so it cannot carry what the seat m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final, Literal, cast, get_args
 
@@ -148,7 +148,7 @@ class PreparedPayload:
     head: bytes = b""
     """The JSON of the fields before ``prompt``, without its closing brace (made at the first
     :meth:`json`)."""
-    bodies: dict[str, bytes] | None = None
+    bodies: dict[str, bytes] = field(default_factory=dict)
     """Per prompt part, the JSON of every field but ``deadline_s`` (made at first use)."""
 
     @property
@@ -166,12 +166,9 @@ class PreparedPayload:
         """The payload's JSON with ``deadline_s`` first: the bytes of
         ``model(deadline_s, prompt).model_dump_json(by_alias=True)`` with that key moved to the
         front, the rest serialised once per decision and prompt part."""
-        bodies = self.bodies
-        if bodies is None:
-            bodies = self.bodies = {}
-        body = bodies.get(prompt)
+        body = self.bodies.get(prompt)
         if body is None:
-            body = bodies[prompt] = self._body(prompt)
+            body = self.bodies[prompt] = self._body(prompt)
         # joined from a view of the body: one copy of its ~13 KB, not two
         deadline = repr(float(round(deadline_s, 3))).encode()
         return b"".join((b'{"deadline_s":', deadline, b",", memoryview(body)[1:]))
