@@ -27,6 +27,8 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   match driver, the engine), the ceiling of remote5's whatever its payloads cost;
   ``--floor-keep payload`` or ``--floor-keep store`` gives the floor server that part back,
   so that each part's cost over HTTP is one subtraction (floor5 with it less floor5 without);
+  ``--floor-prompt none`` makes the floor's polls lean5's (``--floor-keep payload
+  --floor-prompt none`` is lean5 on a service that stores nothing: storing's cost under load);
 - asgi (``--lineups …,asgi``): the bare load against uvicorn serving a plain ASGI callable
   that returns the same constant: uvicorn's own share of a request, without FastAPI;
 - bare: every client loops ``GET /bare``.
@@ -37,8 +39,12 @@ them, requests per server CPU-second ("per core"), the service's rate per core a
 the bare endpoint's, and p50/p99 latency (client-side wall time: with ``--client sdk`` it
 includes the load generator's own queueing on a busy machine). With ``--rounds N`` the bare
 endpoint and the lineups run N times in turn, and each lineup's median share closes the output.
-First, the memory, on a service of its own: RSS with N live matches whose remote seats have
-connected once and wait at a decision → live matches per GiB.
+With ``--pin`` every server runs on the first core only (all its threads, the store's
+included) and the load generator on the other cores: the rate of one core, literally, with the
+generator no longer competing for it. The servers run the engine build of the environment
+(``BANGARENA_ENGINE=compiled`` for the compiled one; the header says which). First, the memory,
+on a service of its own: RSS with N live matches whose remote seats have connected once and
+wait at a decision → live matches per GiB.
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
@@ -46,6 +52,8 @@ connected once and wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor,asgi --seconds 10
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
+    .venv/bin/python benchmarks/service_load.py --lineups lean,floor --floor-keep payload --floor-prompt none
+    .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --pin
     .venv/bin/python benchmarks/service_load.py --client sdk
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64 --rounds 5
     .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --rounds 3
@@ -187,12 +195,14 @@ def floor_main(port: int, loop: str, http: str, db: str, keep: frozenset[str]) -
 
 @contextlib.contextmanager
 def server(
-    argv: list[str], port: int, env: dict[str, str], log: Path
+    argv: list[str], port: int, env: dict[str, str], log: Path, cpus: set[int] | None = None
 ) -> Iterator[subprocess.Popen]:
-    """Start a server process (its output to ``log``, never a pipe nobody reads); wait until
-    ``/healthz`` answers; stop it (SIGINT) on exit."""
+    """Start a server process (its output to ``log``, never a pipe nobody reads), on ``cpus``
+    only when given (every thread it will start included); wait until ``/healthz`` answers;
+    stop it (SIGINT) on exit."""
     out = log.open("wb")
-    proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+    pin = None if cpus is None else functools.partial(os.sched_setaffinity, 0, cpus)
+    proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=pin)
     deadline = time.monotonic() + 60
     try:
         while True:
@@ -702,6 +712,16 @@ def main(argv: list[str] | None = None) -> int:
         help="parts the floor server keeps, comma-separated: 'payload' (the contract's "
         "content), 'store' (storing finished matches); default none",
     )  # fmt: skip
+    p.add_argument(
+        "--floor-prompt", default="full", choices=("full", "turn", "none"),
+        help="the prompt part the floor lineup's polls ask for (default full; with "
+        "'--floor-keep payload --floor-prompt none' the floor is lean5 without storing)",
+    )  # fmt: skip
+    p.add_argument(
+        "--pin", action="store_true",
+        help="run the servers on the first core only and the load generator on the others "
+        "(the rate of one core, without the generator's CPU competing on it)",
+    )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--asgi-server", type=int, default=None, help=argparse.SUPPRESS)
@@ -722,11 +742,14 @@ def main(argv: list[str] | None = None) -> int:
         floor_main(args.floor_server, args.loop, args.http, args.floor_db, keep)
         return 0
     levels = [int(x) for x in args.clients.split(",") if x]
+    floor_name = "floor5" + "".join(f"+{k}" for k in sorted(keep))
+    if args.floor_prompt != "full":
+        floor_name += f" ({args.floor_prompt})"
     known = {
         "bots": ("service", service_load),
         "remote": ("remote5", all_remote_load),
         "lean": ("lean5", functools.partial(all_remote_load, prompt="none")),
-        "floor": ("floor5" + "".join(f"+{k}" for k in sorted(keep)), all_remote_load),
+        "floor": (floor_name, functools.partial(all_remote_load, prompt=args.floor_prompt)),
         "asgi": (
             "asgi",
             lambda pid, base, _admin, clients, seconds, _tpm, client: bare_load(
@@ -745,7 +768,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores (load average {load:.1f}); {args.seconds:g} s per run; "
           f"clients {levels}; uvicorn loop={args.loop} http={args.http}; "
-          f"load client {args.client}")  # fmt: skip
+          f"load client {args.client}; engine {os.environ.get('BANGARENA_ENGINE') or 'pure'}"
+          f"{'; servers pinned to one core' if args.pin else ''}")  # fmt: skip
     if load > (os.cpu_count() or 1):
         print("  the machine is busy: rates and latencies are low; per-CPU-s figures hold up")
     with tempfile.TemporaryDirectory(prefix="bangarena-load-") as tmp:
@@ -770,16 +794,26 @@ def main(argv: list[str] | None = None) -> int:
         mport = free_port()
         with server(serve_on(mport, "memory.db"), mport, env, logs / "memory.log") as mproc:
             rows.append(memory(mproc, f"http://{HOST}:{mport}", admin_token, args.matches))
+        server_cpus = None
+        if args.pin:
+            # the servers on the first core, the load generator on the others
+            first, *rest = sorted(os.sched_getaffinity(0))
+            server_cpus = {first}
+            os.sched_setaffinity(0, set(rest) or {first})
         with contextlib.ExitStack() as stack:
-            sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log"))
-            bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log"))
+            sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log", server_cpus))
+            bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log", server_cpus))
             sbase, bbase = f"http://{HOST}:{sport}", f"http://{HOST}:{bport}"
             targets = {"bots": (sproc, sbase), "remote": (sproc, sbase), "lean": (sproc, sbase)}
             if "floor" in picked:
-                fproc = stack.enter_context(server(floor, fport, env, logs / "floor.log"))
+                fproc = stack.enter_context(
+                    server(floor, fport, env, logs / "floor.log", server_cpus)
+                )
                 targets["floor"] = (fproc, f"http://{HOST}:{fport}")
             if "asgi" in picked:
-                aproc = stack.enter_context(server(asgi, aport, env, logs / "asgi.log"))
+                aproc = stack.enter_context(
+                    server(asgi, aport, env, logs / "asgi.log", server_cpus)
+                )
                 targets["asgi"] = (aproc, f"http://{HOST}:{aport}")
             for clients in levels:
                 for _ in range(args.rounds):
