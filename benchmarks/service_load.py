@@ -41,10 +41,11 @@ includes the load generator's own queueing on a busy machine). With ``--rounds N
 endpoint and the lineups run N times in turn, and each lineup's median share closes the output.
 With ``--pin`` every server runs on the first core only (all its threads, the store's
 included) and the load generator on the other cores: the rate of one core, literally, with the
-generator no longer competing for it. The servers run the engine build of the environment
-(``BANGARENA_ENGINE=compiled`` for the compiled one; the header says which). First, the memory,
-on a service of its own: RSS with N live matches whose remote seats have connected once and
-wait at a decision → live matches per GiB.
+generator no longer competing for it. ``--gc`` traces every server's cyclic collector
+(``benchmarks/gc_trace``) and prints its share of each run's CPU and its longest pass. The
+servers run the engine build of the environment (``BANGARENA_ENGINE=compiled`` for the compiled
+one; the header says which). First, the memory, on a service of its own: RSS with N live
+matches whose remote seats have connected once and wait at a decision → live matches per GiB.
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
@@ -54,6 +55,7 @@ wait at a decision → live matches per GiB.
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
     .venv/bin/python benchmarks/service_load.py --lineups lean,floor --floor-keep payload --floor-prompt none
     .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --pin
+    .venv/bin/python benchmarks/service_load.py --lineups lean --clients 64,8 --gc
     .venv/bin/python benchmarks/service_load.py --client sdk
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64 --rounds 5
     .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --rounds 3
@@ -80,7 +82,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
@@ -111,6 +113,33 @@ def cpu_split(pid: int) -> tuple[float, float]:
     """User and system CPU seconds of a process (from /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+GC_TRACE_DIR: Final = Path(__file__).with_name("gc_trace")
+GC_LOGS: dict[int, Path] = {}
+"""Per server process traced with ``--gc``, the file its collector's passes go to."""
+
+
+def gc_figures(pid: int, window: tuple[float, float]) -> dict[str, Any] | None:
+    """The collector's passes of a traced server that started within ``window``: CPU seconds,
+    passes of the young generation and of the older ones, the longest pass (None: not traced)."""
+    path = GC_LOGS.get(pid)
+    if path is None or not path.exists():
+        return None
+    start, end = window
+    young = older = 0
+    spent = longest = 0.0
+    for line in path.read_text().splitlines():
+        at, generation, ms = line.split()
+        if start <= float(at) <= end:
+            spent += float(ms) / 1e3
+            longest = max(longest, float(ms))
+            if generation == "0":
+                young += 1
+            else:
+                older += 1
+    return {"gc_cpu_s": round(spent, 3), "gc_young": young, "gc_older": older,
+            "gc_longest_ms": round(longest, 1)}  # fmt: skip
 
 
 def rss_bytes(pid: int) -> int:
@@ -195,14 +224,25 @@ def floor_main(port: int, loop: str, http: str, db: str, keep: frozenset[str]) -
 
 @contextlib.contextmanager
 def server(
-    argv: list[str], port: int, env: dict[str, str], log: Path, cpus: set[int] | None = None
+    argv: list[str],
+    port: int,
+    env: dict[str, str],
+    log: Path,
+    cpus: set[int] | None = None,
+    gc_trace: bool = False,
 ) -> Iterator[subprocess.Popen]:
     """Start a server process (its output to ``log``, never a pipe nobody reads), on ``cpus``
-    only when given (every thread it will start included); wait until ``/healthz`` answers;
-    stop it (SIGINT) on exit."""
+    only when given (every thread it will start included), its collector traced next to
+    ``log`` with ``gc_trace``; wait until ``/healthz`` answers; stop it (SIGINT) on exit."""
     out = log.open("wb")
     pin = None if cpus is None else functools.partial(os.sched_setaffinity, 0, cpus)
+    trace = log.with_suffix(".gc") if gc_trace else None
+    if trace is not None:
+        path = os.pathsep.join(x for x in (str(GC_TRACE_DIR), env.get("PYTHONPATH")) if x)
+        env = env | {"PYTHONPATH": path, "BANGARENA_GC_TRACE": str(trace)}
     proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=pin)
+    if trace is not None:
+        GC_LOGS[proc.pid] = trace
     deadline = time.monotonic() + 60
     try:
         while True:
@@ -243,12 +283,17 @@ class Tally:
     system: float = 0.0
     """Of ``cpu``, the kernel's (system) seconds: the sockets' share of a request."""
 
+    window: tuple[float, float] = (0.0, 0.0)
+    """The timed window in monotonic seconds (the collector's trace is read within it)."""
+
     def start(self) -> None:
         user, system = cpu_split(self.pid)
         self.wall, self.cpu, self.system = -time.perf_counter(), -user - system, -system
+        self.window = (time.monotonic(), 0.0)
 
     def stop(self) -> None:
         user, system = cpu_split(self.pid)
+        self.window = (self.window[0], time.monotonic())
         self.wall += time.perf_counter()
         self.cpu += user + system
         self.system += system
@@ -640,6 +685,9 @@ def line(name: str, clients: int, tally: Tally) -> dict:
         "errors": tally.errors,
         "matches_made_while_timed": tally.created,
     }
+    traced = gc_figures(tally.pid, tally.window)
+    if traced is not None:
+        row.update(traced)
     for kind, values in sorted(tally.lat.items()):
         if kind != "bare":
             row[f"{kind}_p50_ms"] = round(pct(values, 0.5), 2)
@@ -651,6 +699,12 @@ def line(name: str, clients: int, tally: Tally) -> dict:
         + (f"; {tally.created} new matches" if tally.created else "")
         + (f"  errors {tally.errors}" if tally.errors else "")
     )
+    if traced is not None:
+        print(
+            f"         collector: {traced['gc_cpu_s'] / cpu if cpu > 0 else 0:.1%} of the CPU "
+            f"({traced['gc_young']} young passes, {traced['gc_older']} older; the longest "
+            f"{traced['gc_longest_ms']:.0f} ms)"
+        )
     kinds = [k for k in sorted(tally.lat) if k != "bare"]
     if len(kinds) > 1:  # a poll's wait is the game's pace; a move's latency is the server's
         print(
@@ -721,6 +775,11 @@ def main(argv: list[str] | None = None) -> int:
         "--pin", action="store_true",
         help="run the servers on the first core only and the load generator on the others "
         "(the rate of one core, without the generator's CPU competing on it)",
+    )  # fmt: skip
+    p.add_argument(
+        "--gc", action="store_true",
+        help="trace the servers' cyclic collector (benchmarks/gc_trace): its share of each "
+        "run's CPU and its longest pass",
     )  # fmt: skip
     p.add_argument("--bare-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
@@ -801,19 +860,18 @@ def main(argv: list[str] | None = None) -> int:
             server_cpus = {first}
             os.sched_setaffinity(0, set(rest) or {first})
         with contextlib.ExitStack() as stack:
-            sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log", server_cpus))
-            bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log", server_cpus))
+            pin, trace = server_cpus, args.gc
+            sproc = stack.enter_context(server(serve, sport, env, logs / "serve.log", pin, trace))
+            bproc = stack.enter_context(server(bare, bport, env, logs / "bare.log", pin, trace))
             sbase, bbase = f"http://{HOST}:{sport}", f"http://{HOST}:{bport}"
             targets = {"bots": (sproc, sbase), "remote": (sproc, sbase), "lean": (sproc, sbase)}
             if "floor" in picked:
                 fproc = stack.enter_context(
-                    server(floor, fport, env, logs / "floor.log", server_cpus)
+                    server(floor, fport, env, logs / "floor.log", pin, trace)
                 )
                 targets["floor"] = (fproc, f"http://{HOST}:{fport}")
             if "asgi" in picked:
-                aproc = stack.enter_context(
-                    server(asgi, aport, env, logs / "asgi.log", server_cpus)
-                )
+                aproc = stack.enter_context(server(asgi, aport, env, logs / "asgi.log", pin, trace))
                 targets["asgi"] = (aproc, f"http://{HOST}:{aport}")
             for clients in levels:
                 for _ in range(args.rounds):
