@@ -5,7 +5,9 @@ what the store then serves (suites, leaderboard, the live site)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +241,49 @@ def test_the_registry_counts_unfinished_matches_and_forgets_the_oldest_stored(
         known = {g.match_id for g in tokens._grants.values()}
         assert known == {held[0].match_id, held[1].match_id, third.match_id, *done[-2:]}
         assert tokens.lookup(held[0].seats[0].token or "") is not None
+        await registry.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_forgotten_match_is_freed_without_the_cyclic_collector(tmp_path: Path) -> None:
+    """A finished match the registry forgets is freed by reference counting alone (its cycles
+    undone: the driver's callback, the remote seats' change signals, their prompters' latest
+    payloads), not left for an older generation's pass of the collector."""
+    from bangarena.service.models import CreateMatch
+    from bangarena.service.registry import MatchRegistry
+    from bangarena.service.tokens import TokenBook
+
+    async def play_out(registry: MatchRegistry) -> list[weakref.ref[Any]]:
+        request = {
+            "seats": 4, "seed": 5, "start": "now",
+            "players": [{"kind": "remote", "name": "a"}, *bot_players(3)],
+        }  # fmt: skip
+        live, _ = registry.create(CreateMatch.model_validate(request))
+        seat = live.remote[0]
+        while live.task is not None and not live.task.done():
+            pending = seat.take_pending()
+            if pending is not None:
+                seat.submit(pending.decision_id, pending.legal[0])
+            await asyncio.sleep(0)
+        assert live.status == "over" and seat.prompter.latest is not None  # the cycles were made
+        live.stored = True
+        return [weakref.ref(x) for x in (live, live.match, seat, seat.prompter, live.record)]
+
+    async def run() -> None:
+        registry = MatchRegistry(
+            service_settings(tmp_path, keep_finished=0).resolved(), TokenBook("x" * 40)
+        )
+        refs = await play_out(registry)
+        gc.collect()
+        gc.disable()
+        try:
+            assert all(r() is not None for r in refs)  # held by the registry
+            registry.evict()
+            assert registry.matches == {}
+            assert [r() for r in refs] == [None] * len(refs)
+        finally:
+            gc.enable()
         await registry.aclose()
 
     asyncio.run(run())

@@ -277,6 +277,13 @@ class RemoteSeat:
             system_prompt=self.prompter.system_given if transcripts else None,
         )  # fmt: skip
 
+    def detach(self) -> None:
+        """Drop the seat's links into reference cycles once its match is forgotten: the
+        service's change signal and the prompter's latest payload (which points back at the
+        prompter). The match is over: nothing is pending, and its record is made."""
+        self.on_change = None
+        self.prompter.latest = None
+
     async def aclose(self) -> None:
         p = self.pending
         if p is not None and not p.answer.done():
