@@ -53,7 +53,8 @@ matches whose remote seats have connected once and wait at a decision → live m
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor,asgi --seconds 10
     .venv/bin/python benchmarks/service_load.py --lineups remote,floor --floor-keep payload
-    .venv/bin/python benchmarks/service_load.py --lineups lean,floor --floor-keep payload --floor-prompt none
+    .venv/bin/python benchmarks/service_load.py --lineups lean,floor --floor-keep payload \
+        --floor-prompt none
     .venv/bin/python benchmarks/service_load.py --lineups remote,lean --clients 64 --pin
     .venv/bin/python benchmarks/service_load.py --lineups lean --clients 64,8 --gc
     .venv/bin/python benchmarks/service_load.py --client sdk

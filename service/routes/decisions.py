@@ -9,9 +9,9 @@ of that contract without FastAPI's per-request middleware, parameter solving and
 re-validation, and without starlette's request and response objects (it reads the raw headers
 and body; the app sends its answer as two ASGI messages) — a match id of the declared
 pattern, no query or at most one plain ``wait`` and one ``prompt`` part, a JSON body of a
-known length within the limit that is a valid ``MoveAnswer``. Anything else (a bad or odd query, a body that is not a valid
-answer, another content type, a chunked or oversized body) goes to the whole app untouched, so
-every 4xx is the one FastAPI and our handlers give. Both ways call the same functions below
+known length within the limit that is a valid ``MoveAnswer``. Anything else (a bad or odd
+query, a body that is not a valid answer, another content type, a chunked or oversized body)
+goes to the whole app untouched, so every 4xx is the one FastAPI and our handlers give. Both ways call the same functions below
 for the work, and answer the same bytes.
 """
 
