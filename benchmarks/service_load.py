@@ -97,6 +97,7 @@ from bangarena.client import (
     bot,
     remote,
 )
+from bangarena.client.wire import PROMPT_PARTS
 
 HOST = "127.0.0.1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -768,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
         "content), 'store' (storing finished matches); default none",
     )  # fmt: skip
     p.add_argument(
-        "--floor-prompt", default="full", choices=("full", "turn", "none"),
+        "--floor-prompt", default="full", choices=PROMPT_PARTS,
         help="the prompt part the floor lineup's polls ask for (default full; with "
         "'--floor-keep payload --floor-prompt none' the floor is lean5 without storing)",
     )  # fmt: skip

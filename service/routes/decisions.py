@@ -11,8 +11,8 @@ and body; the app sends its answer as two ASGI messages) — a match id of the d
 pattern, no query or at most one plain ``wait`` and one ``prompt`` part, a JSON body of a
 known length within the limit that is a valid ``MoveAnswer``. Anything else (a bad or odd
 query, a body that is not a valid answer, another content type, a chunked or oversized body)
-goes to the whole app untouched, so every 4xx is the one FastAPI and our handlers give. Both ways call the same functions below
-for the work, and answer the same bytes.
+goes to the whole app untouched, so every 4xx is the one FastAPI and our handlers give. Both
+ways call the same functions below for the work, and answer the same bytes.
 """
 
 from __future__ import annotations
