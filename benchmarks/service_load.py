@@ -44,8 +44,10 @@ included) and the load generator on the other cores: the rate of one core, liter
 generator no longer competing for it. ``--gc`` traces every server's cyclic collector
 (``benchmarks/gc_trace``) and prints its share of each run's CPU and its longest pass. The
 servers run the engine build of the environment (``BANGARENA_ENGINE=compiled`` for the compiled
-one; the header says which). First, the memory, on a service of its own: RSS with N live
-matches whose remote seats have connected once and wait at a decision → live matches per GiB.
+one; the header says which). First, the memory, each figure on a service of its own: RSS with
+N live matches whose remote seats have connected once and wait at a decision → live matches per
+GiB (``--matches``), and RSS with N matches played to their end and stored, which the service
+keeps for late readers (``keep_finished``) → finished matches per GiB (``--finished``).
 
     .venv/bin/python benchmarks/service_load.py                  # short: under a minute
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
@@ -642,6 +644,52 @@ async def waiting_matches(base: str, admin_token: str, n: int) -> None:
         await asyncio.gather(*(one(k) for k in range(n)))
 
 
+async def finished_matches(base: str, admin_token: str, n: int) -> None:
+    """``n`` matches (2 remote seats polling our full prompts, answering at random, + 3 bots)
+    played to their end and stored: what a running service holds for the finished matches it
+    keeps (``keep_finished``, 200 by default) for their late readers."""
+    sem = asyncio.Semaphore(8)
+    lineup = [remote("a"), bot("rule"), remote("b"), bot("rule"), bot("rule")]
+    async with AsyncAdminClient(base, admin_token, timeout=60) as admin:
+
+        async def one(k: int) -> None:
+            async with sem:
+                made = await create_with_retry(admin, lineup, seed=k, time_per_move=90)
+                rng = random.Random(k)
+
+                async def seat(token: str) -> None:
+                    async with AsyncSeatClient(
+                        base, token, match_id=made.match_id, timeout=60
+                    ) as client:
+                        await client.play(lambda d: rng.choice(d.move_ids), wait=5)
+
+                await asyncio.gather(*(seat(made.token_for(s)) for s in made.remote_seats))
+                while not (await admin.status(made.match_id))["stored"]:
+                    await asyncio.sleep(0.05)
+
+        await asyncio.gather(*(one(k) for k in range(n)))
+
+
+def finished_memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
+    """RSS of a fresh service before and after ``n`` finished, stored matches it still keeps."""
+    before = rss_bytes(proc.pid)
+    asyncio.run(finished_matches(base, admin_token, n))
+    time.sleep(0.3)
+    after = rss_bytes(proc.pid)
+    per_match = max(1.0, (after - before) / n)
+    print(
+        f"memory: RSS {before / 2**20:.0f} MiB → {after / 2**20:.0f} MiB with {n} finished, "
+        f"stored matches kept: {per_match / 1024:.0f} KiB per match → "
+        f"{(1 << 30) / per_match:,.0f} finished matches per GiB"
+    )
+    return {
+        "finished_rss_mib_before": round(before / 2**20, 1),
+        "finished_rss_mib_after": round(after / 2**20, 1),
+        "finished_matches": n,
+        "finished_kib_per_match": round(per_match / 1024, 1),
+    }
+
+
 def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
     """RSS of the fresh service before and after ``n`` live matches wait on remote seats."""
     before = rss_bytes(proc.pid)
@@ -740,6 +788,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=5.0, help="per load run (default 5)")
     p.add_argument("--clients", default="64,8", help="concurrency levels (default 64,8)")
     p.add_argument("--matches", type=int, default=150, help="live matches for the RSS figure")
+    p.add_argument(
+        "--finished", type=int, default=100,
+        help="finished, stored matches for the kept-matches RSS figure (≤ the service's "
+        "keep_finished, 200; 0: skip it)",
+    )  # fmt: skip
     p.add_argument("--time-per-move", type=float, default=90.0)
     p.add_argument("--loop", default="uvloop", help="uvicorn's loop, both servers (uvloop)")
     p.add_argument("--http", default="httptools", help="uvicorn's HTTP parser, both (httptools)")
@@ -855,6 +908,11 @@ def main(argv: list[str] | None = None) -> int:
         mport = free_port()
         with server(serve_on(mport, "memory.db"), mport, env, logs / "memory.log") as mproc:
             rows.append(memory(mproc, f"http://{HOST}:{mport}", admin_token, args.matches))
+        if args.finished:
+            fmport = free_port()
+            with server(serve_on(fmport, "finished.db"), fmport, env, logs / "finished.log") as fm:
+                rows.append(finished_memory(fm, f"http://{HOST}:{fmport}", admin_token,
+                                            args.finished))  # fmt: skip
         server_cpus = None
         if args.pin:
             # the servers on the first core, the load generator on the others

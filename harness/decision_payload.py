@@ -241,6 +241,7 @@ class DecisionPrompter:
         """The events of earlier decisions whose turn prompt was never rendered, in order (the
         engine's shared event dicts: a list of references per decision)."""
         self.latest: PreparedPayload | None = None
+        self._closed = False
         warm_prompts(lang)  # the process's first payload would pay ~70 ms on the seat's clock
 
     def prepare(
@@ -251,6 +252,8 @@ class DecisionPrompter:
         their first use."""
         if view.seat is None or view.seat != decision.seat:
             raise ValueError("a decision payload is built from the deciding seat's own view")
+        if self._closed:
+            raise RuntimeError("the prompter was closed: its seat has no decision to come")
         if self._first is None:
             self._first = view
         previous = self.latest
@@ -270,6 +273,18 @@ class DecisionPrompter:
             lang=self.lang,
         )
         return self.latest
+
+    def close(self) -> None:
+        """Let the memory, the views, the prompts and the latest payload go: the seat has no
+        decision to come and its record is made (it names the system prompt given).
+        :meth:`prepare` refuses from then on."""
+        self.memory = PromptMemory()
+        self._first = None
+        self._system, self._system_json = None, b""
+        self._players = {}
+        self.unseen = []
+        self.latest = None
+        self._closed = True
 
     @property
     def system(self) -> str | None:

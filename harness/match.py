@@ -263,6 +263,7 @@ class Match:
         )
         self.limits = [settings.time_for(s) for s in seats]
         self.moves: list[MoveRecord] = []
+        self._moves_forgotten = False
         self.status: MatchStatus = "complete"
         self.status_detail: str | None = None
         self.started_at = datetime.now(UTC)
@@ -392,8 +393,16 @@ class Match:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(hook(game.view(j, since=cursors[j])), self.limits[j])
 
+    def forget_moves(self) -> None:
+        """Let the decisions' annotations go (the bulk of a finished match's memory) once its
+        record is kept elsewhere; :meth:`record` refuses from then on."""
+        self.moves = []
+        self._moves_forgotten = True
+
     def record(self) -> MatchRecord:
         """The record of what was played so far, with the current status."""
+        if self._moves_forgotten:
+            raise RuntimeError(f"match {self.match_id}'s moves were let go once it was stored")
         settings, seats, game = self.settings, self.seats, self.game
         seat_records = []
         for i, s in enumerate(seats):

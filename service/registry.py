@@ -31,6 +31,7 @@ from bangarena.harness.match import Match, MatchSettings
 from bangarena.harness.model_spec import ModelSpecError
 from bangarena.harness.provenance import redact_credentials
 from bangarena.harness.records import MatchRecord
+from bangarena.harness.records import MatchStatus as RecordStatus
 from bangarena.harness.seats.factory import build_seat, plan_seat
 from bangarena.harness.seats.protocol import Seat
 from bangarena.harness.seats.remote_seat import RemoteSeat
@@ -89,6 +90,10 @@ class LiveMatch:
         self.seen: set[int] = set()
         self.task: asyncio.Task[None] | None = None
         self.record: MatchRecord | None = None
+        """The record once the match ended, until it is stored (:meth:`mark_stored`)."""
+        self.outcome: RecordStatus | None = None
+        """The record's status once the match ended (kept when the record goes)."""
+        self._tally: dict[int, SeatTally] | None = None
         self.cursor_after: dict[int, int] = {}
         """Per decision index: the log length once its move was applied."""
         self.stored = False
@@ -108,14 +113,14 @@ class LiveMatch:
     def status(self) -> MatchState:
         if self.task is None:
             return "waiting"
-        if self.record is None:
+        if self.outcome is None:
             return "over" if self.game.over else "running"
-        return "over" if self.record.status == "complete" and self.game.over else "aborted"
+        return "over" if self.outcome == "complete" and self.game.over else "aborted"
 
     @property
     def ended(self) -> bool:
         """The game is over or the match stopped: nothing more will be played."""
-        return self.game.over or self.record is not None
+        return self.game.over or self.outcome is not None
 
     def log_length(self) -> int:
         return len(self.game.state.log)
@@ -219,12 +224,43 @@ class LiveMatch:
             self.match.abort(f"the match broke: {type(exc).__name__}")
             self.record = self.match.record()
         finally:
+            if self.record is not None:
+                self.outcome = self.record.status
+            # no decision comes any more: the prompters' memories and payloads can go
+            for seat in self.remote.values():
+                seat.finish()
             self.finished = time.monotonic()
             if self.on_finished is not None:
                 self.on_finished(self)
             self.notify()
         if self.on_finish is not None:
             await self.on_finish(self)
+
+    def mark_stored(self) -> None:
+        """The match is in the store: it keeps what its late readers need (the game, for views,
+        event streams and the status; the decisions' tallies, for the summary screen) and lets
+        its record go, with the driver's annotation of every decision (~600 KiB of a finished
+        five-seat match's ~800; docs/speed.md)."""
+        self.stored = True
+        if self.record is not None:
+            self._tally = self.decision_tally()
+            self.record = None
+            self.match.forget_moves()
+
+    def decision_tally(self) -> dict[int, SeatTally]:
+        """Per seat that decided: its decisions, how many the autopilot played and the seconds
+        they took in all (public once the match is over)."""
+        if self._tally is not None:
+            return self._tally
+        tally: dict[int, SeatTally] = {}
+        for m in self.match.moves:
+            t = tally.get(m.seat)
+            if t is None:
+                t = tally[m.seat] = SeatTally()
+            t.decisions += 1
+            t.autopilot += m.how == "autopilot"
+            t.seconds += m.elapsed_s
+        return tally
 
     def release(self) -> None:
         """Undo the links that make a finished match a reference cycle, once the registry
@@ -264,6 +300,15 @@ class LiveMatch:
             result=game.result(),
             stored=self.stored,
         )
+
+
+@dataclass(slots=True)
+class SeatTally:
+    """One seat's decisions in a match: how many, how many by the autopilot, seconds in all."""
+
+    decisions: int = 0
+    autopilot: int = 0
+    seconds: float = 0.0
 
 
 def _wake(waiters: list[asyncio.Future[None]]) -> None:
@@ -436,4 +481,4 @@ class MatchRegistry:
                 await t
 
 
-__all__ = ["CreateError", "LiveMatch", "MatchRegistry", "SeatInfo"]
+__all__ = ["CreateError", "LiveMatch", "MatchRegistry", "SeatInfo", "SeatTally"]

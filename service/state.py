@@ -80,7 +80,7 @@ class ServiceState:
             live.store_error = f"{type(error).__name__}"
             log.error("match %s was not stored: %s", live.match_id, type(error).__name__)
         else:
-            live.stored = True
+            live.mark_stored()
             self.registry.evict()
         live.notify()
 

@@ -269,7 +269,7 @@ class SuiteHost:
         status = "done" if why is None else "void"
         prepared = prepare_match(planned, record, status, why)
         await state.run_store(store.write_prepared, prepared)
-        live.stored = True
+        live.mark_stored()
         self.played += 1
         if status == "done":
             self.done += 1

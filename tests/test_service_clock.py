@@ -22,6 +22,8 @@ from service_support import (
     wait_status,
 )
 
+from bangarena.evals.live import LIVE_SUITE
+from bangarena.evals.store import open_store
 from bangarena.harness.records import DecisionTelemetry
 from bangarena.harness.seats.protocol import Deadline
 from bangarena.harness.seats.remote_seat import DISCONNECT_GRACE_S, PendingDecision, RemoteSeat
@@ -107,7 +109,12 @@ def test_a_silent_seat_is_autopiloted_and_plays_again_when_back(tmp_path: Path) 
         played = play_remote(svc.url, mid, token, seed=1, wait=2.0)
         final = wait_status(client, svc, mid, ("over",))
         assert final["result"] is not None
-        record = svc.call(lambda: live.record)
+        end = time.monotonic() + 20
+        while not client.get(f"{svc.url}/v1/matches/{mid}").json()["stored"]:
+            assert time.monotonic() < end, "the finished match was not stored"
+            time.sleep(0.05)
+    with open_store(tmp_path / "live.db") as store:  # a stored match's record is the store's
+        record = store.load_record(mid, LIVE_SUITE)
     chosen = [m for m in record.moves if m.seat == 0 and m.how == "chosen"]
     assert played  # (seed 5: it is still alive when it comes back)
     assert [(m.index, m.move) for m in chosen] == played

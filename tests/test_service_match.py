@@ -266,9 +266,17 @@ def test_a_forgotten_match_is_freed_without_the_cyclic_collector(tmp_path: Path)
             if pending is not None:
                 seat.submit(pending.decision_id, pending.legal[0])
             await asyncio.sleep(0)
-        assert live.status == "over" and seat.prompter.latest is not None  # the cycles were made
-        live.stored = True
-        return [weakref.ref(x) for x in (live, live.match, seat, seat.prompter, live.record)]
+        assert live.status == "over" and live.record is not None
+        assert live.match.on_applied is not None and seat.on_change is not None  # cycles
+        assert seat.prompter.latest is None  # the seat's prompter let go at the end
+        record = weakref.ref(live.record)
+        gc.disable()
+        try:
+            live.mark_stored()  # the store has the record: it goes at once
+            assert record() is None
+        finally:
+            gc.enable()
+        return [weakref.ref(x) for x in (live, live.match, seat, seat.prompter)]
 
     async def run() -> None:
         registry = MatchRegistry(
@@ -318,3 +326,53 @@ def test_the_service_runs_without_the_agents_extra(tmp_path: Path, monkeypatch, 
     assert asyncio.run(get("/mcp")) == 404
     warned = " ".join(r.getMessage() for r in caplog.records)
     assert "A2A evaluator" in warned and "MCP seat" in warned and "bangarena[agents]" in warned
+
+
+def test_a_stored_match_lets_its_record_go_and_keeps_what_late_readers_need(
+    tmp_path: Path,
+) -> None:
+    """Once stored, a finished match drops its record and the driver's annotations (the store
+    has them) but keeps its status, its game (views, events) and the summary screen's
+    numbers; its remote seats' prompters let go when it ends."""
+    from bangarena.service.models import CreateMatch
+    from bangarena.service.registry import MatchRegistry
+    from bangarena.service.tokens import TokenBook
+    from bangarena.service.web.summary import player_stats
+
+    async def run() -> None:
+        registry = MatchRegistry(service_settings(tmp_path).resolved(), TokenBook("x" * 40))
+        request = {
+            "seats": 5, "seed": 11, "start": "now",
+            "players": [{"kind": "remote", "name": "a"}, *bot_players(4)],
+        }  # fmt: skip
+        live, _ = registry.create(CreateMatch.model_validate(request))
+        seat = live.remote[0]
+        last = None
+        while live.task is not None and not live.task.done():
+            pending = seat.take_pending()
+            if pending is not None:
+                last = pending.decision
+                seat.prompter.render(pending.payload)  # as a poll asking for our prompts
+                seat.submit(pending.decision_id, pending.legal[-1])
+            await asyncio.sleep(0)
+        record = live.record
+        assert record is not None and live.status == "over" and last is not None
+        assert seat.prompter.latest is None and seat.prompter.unseen == []
+        with pytest.raises(RuntimeError, match="closed"):
+            seat.prompter.prepare(live.match_id, 999, live.game.view(0), last)
+        before = player_stats(live)
+        status = live.public_status().model_dump()
+        view = live.game.view(0, since=0)
+        live.mark_stored()
+        assert live.record is None and live.match.moves == [] and live.stored
+        assert live.status == "over" and live.ended
+        assert player_stats(live) == before
+        assert live.public_status().model_dump() == {**status, "stored": True}
+        assert live.game.view(0, since=0) == view
+        by_seat = {s: sum(1 for m in record.moves if m.seat == s) for s in range(5)}
+        assert {r["seat"]: r["decisions"] for r in before} == by_seat
+        with pytest.raises(RuntimeError, match="stored"):
+            live.match.record()
+        await registry.aclose()
+
+    asyncio.run(run())

@@ -277,6 +277,12 @@ class RemoteSeat:
             system_prompt=self.prompter.system_given if transcripts else None,
         )  # fmt: skip
 
+    def finish(self) -> None:
+        """The match ended and its record is made (call this after: the record names the
+        system prompt given): no decision comes any more, so the prompter lets its memory,
+        views, prompts and payloads go while the service keeps the match."""
+        self.prompter.close()
+
     def detach(self) -> None:
         """Drop the seat's links into reference cycles once its match is forgotten: the
         service's change signal and the prompter's latest payload (which points back at the

@@ -183,7 +183,7 @@ async def _move_as(caller: Caller, body: MoveAnswer) -> dict[str, Any]:
     index = result.decision_id
     # The driver applies an accepted move as soon as it runs, and a match that stops wakes
     # every waiter: no timer is needed.
-    await live.wait_until(lambda: index in live.cursor_after or live.record is not None, None)
+    await live.wait_until(lambda: index in live.cursor_after or live.outcome is not None, None)
     end = live.cursor_after.get(index, live.log_length())
     events = live.game.events(caller.seat, since=result.cursor)[: max(0, end - result.cursor)]
     return {

@@ -61,14 +61,10 @@ def player_stats(live: LiveMatch) -> list[dict[str, Any]]:
                 rows[e["seat"]]["shots"] += 1
         elif k == "cancelled":
             rows[e["seat"]]["dodged"] += 1
-    times: dict[int, list[float]] = {}
-    for m in live.match.moves:
-        row = rows[m.seat]
-        row["decisions"] += 1
-        row["autopilot"] += m.how == "autopilot"
-        times.setdefault(m.seat, []).append(m.elapsed_s)
-    for seat, ts in times.items():
-        rows[seat]["mean_time_s"] = round(sum(ts) / len(ts), 2)
+    for seat, t in live.decision_tally().items():
+        row = rows[seat]
+        row["decisions"], row["autopilot"] = t.decisions, t.autopilot
+        row["mean_time_s"] = round(t.seconds / t.decisions, 2)
     return rows
 
 
