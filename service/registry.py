@@ -227,8 +227,10 @@ class LiveMatch:
             if self.record is not None:
                 self.outcome = self.record.status
             # no decision comes any more: the prompters' memories and payloads can go
-            for seat in self.remote.values():
-                seat.finish()
+            for seat in self.match.seats:
+                finish = getattr(seat, "finish", None)  # remote and agent seats
+                if finish is not None:
+                    finish()
             self.finished = time.monotonic()
             if self.on_finished is not None:
                 self.on_finished(self)

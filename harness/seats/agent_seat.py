@@ -383,6 +383,11 @@ class AgentSeat:
             system_prompt=self.prompter.system if transcripts else None,
         )  # fmt: skip
 
+    def finish(self) -> None:
+        """The match ended and its record is made (it names the system prompt): the prompter
+        lets its memory, views, prompts and payloads go while the service keeps the match."""
+        self.prompter.close()
+
     async def aclose(self) -> None:
         if self._client is not None:
             client, self._client = self._client, None

@@ -12,7 +12,9 @@ may define ``match_id`` and ``decision_index`` attributes: the driver sets the f
 match is made and the second (the decision's index in the match record) before each decision.
 A seat that keeps its own clock, always answering by the decision's deadline (the remote seat:
 its wait wakes at the deadline and gives up), may set ``self_timed = True``: the driver then
-runs it without a timer of its own.
+runs it without a timer of its own. A seat that keeps per-decision state (a prompter's memory,
+views and payloads) may define ``finish()``: the seat service calls it once the match has ended
+and its record is made, so a finished match it keeps in memory does not keep that state.
 """
 
 from __future__ import annotations
