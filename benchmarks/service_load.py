@@ -49,7 +49,7 @@ N live matches whose remote seats have connected once and wait at a decision →
 GiB (``--matches``), and RSS with N matches played to their end and stored, which the service
 keeps for late readers (``keep_finished``) → finished matches per GiB (``--finished``).
 
-    .venv/bin/python benchmarks/service_load.py                  # short: under a minute
+    .venv/bin/python benchmarks/service_load.py                  # short: ~1½ minutes
     .venv/bin/python benchmarks/service_load.py --seconds 20 --clients 64,8 --matches 500
     .venv/bin/python benchmarks/service_load.py --loop uvloop --http httptools
     .venv/bin/python benchmarks/service_load.py --lineups remote --clients 64
