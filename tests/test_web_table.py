@@ -417,13 +417,13 @@ def test_a_dropped_connection_says_so_and_the_game_goes_on(svc, browser) -> None
     decided = page.evaluate("window.bangTable.state.decision.decision_id")
     mid = match_of(page)
     live = svc.call(lambda: svc.state.registry.get(mid))
-    played = svc.call(lambda: len(live.match.moves))
+    played = svc.call(lambda: len(live.game.state.history))  # (kept once the match is stored)
     proxy.drop()
     page.wait_for_selector("#conn:not([hidden])", timeout=10_000)
     assert "Connection lost" in page.inner_text("#conn")
     # away, the seat's clock runs out and the autopilot plays: the game goes on
     deadline = time.monotonic() + 10
-    while svc.call(lambda: len(live.match.moves)) <= played:
+    while svc.call(lambda: len(live.game.state.history)) <= played:
         assert time.monotonic() < deadline, "no move was made for the absent seat"
         page.wait_for_timeout(100)
     proxy.restore()
