@@ -443,13 +443,15 @@ class MatchRegistry:
             self._finished[live.match_id] = live
 
     def evict(self) -> None:
-        """Forget the oldest finished and stored matches beyond ``keep_finished`` (they are in
-        the store; their tokens go with them, so later calls get 401)."""
+        """Forget the oldest finished matches beyond ``keep_finished`` that are stored, or
+        that never will be (``store_matches`` off): their tokens go with them, so later calls
+        get 401. A match whose storing failed stays (its status says so)."""
         keep = self.settings.keep_finished
         if len(self._finished) <= keep:
             return
-        stored = [m for m in self._finished.values() if m.stored]  # oldest first
-        for m in stored[: max(0, len(stored) - keep)]:
+        storing = self.settings.store_matches
+        done = [m for m in self._finished.values() if m.stored or not storing]  # oldest first
+        for m in done[: max(0, len(done) - keep)]:
             del self.matches[m.match_id]
             del self._finished[m.match_id]
             self.tokens.revoke_match(m.match_id)

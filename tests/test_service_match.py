@@ -246,6 +246,40 @@ def test_the_registry_counts_unfinished_matches_and_forgets_the_oldest_stored(
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("store_matches", [True, False])
+def test_finished_matches_stay_bounded_when_nothing_stores_them(
+    tmp_path: Path, store_matches: bool
+) -> None:
+    """With ``store_matches`` off no match is ever stored, so ``keep_finished`` bounds the
+    finished matches held all the same; with it on, a match whose storing failed (never
+    marked stored) stays, its status saying it is not stored."""
+    from bangarena.service.models import CreateMatch
+    from bangarena.service.registry import MatchRegistry
+    from bangarena.service.tokens import TokenBook
+
+    async def run() -> None:
+        settings = service_settings(
+            tmp_path, keep_finished=2, store_matches=store_matches
+        ).resolved()
+        registry = MatchRegistry(settings, TokenBook("x" * 40))
+        made = []
+        for seed in range(5):
+            live, created = registry.create(
+                CreateMatch.model_validate({"seats": 4, "players": bot_players(4), "seed": seed})
+            )
+            await asyncio.wait_for(live.task, 30)  # type: ignore[arg-type]
+            made.append(created.match_id)
+        registry.evict()
+        if store_matches:  # none was stored (no store here): all five stay
+            assert set(registry.matches) == set(made)
+            assert all(not m.public_status().stored for m in registry.matches.values())
+        else:
+            assert set(registry.matches) == set(made[-2:])
+        await registry.aclose()
+
+    asyncio.run(run())
+
+
 def test_a_forgotten_match_is_freed_without_the_cyclic_collector(tmp_path: Path) -> None:
     """A finished match the registry forgets is freed by reference counting alone (its cycles
     undone: the driver's callback, the remote seats' change signals, their prompters' latest
