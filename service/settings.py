@@ -66,6 +66,11 @@ class ServiceSettings(BaseModel):
         default=200, ge=0, description="finished matches kept in memory (status, 410s)"
     )
     store_matches: bool = Field(default=True, description="store finished matches (suite live)")
+    store_retry_s: float = Field(
+        default=1.0, gt=0, le=60.0,
+        description="the first wait before storing a match again after the database failed "
+        "(a lost connection, a locked file); it doubles up to 60 s, for as long as the service runs",
+    )  # fmt: skip
     leaderboard_resamples: int = Field(default=200, ge=1, le=10_000)
     sse_ping_s: float = Field(default=15.0, gt=0)
     docs_path: Path | None = Field(

@@ -9,9 +9,10 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from fastapi import Request
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from bangarena.evals.store import Store
 
@@ -68,20 +69,37 @@ class ServiceState:
         if self.store is None or live.record is None or not self.settings.store_matches:
             return
         item = _Finished(live.record, [i.participant for i in live.info])
-        self.store_queue.append(item)
-        try:
-            await self.run_store(self._store_finished, self.store)
-        except Exception as exc:  # noqa: BLE001 — e.g. the executor shut down
-            error: BaseException | None = exc
-        else:
-            outcome = item.outcome
-            error = RuntimeError("not stored") if outcome is None else outcome.error
-        if error is not None:  # a store failure must not stop the service
+        delay = self.settings.store_retry_s
+        while True:
+            item.outcome = None
+            self.store_queue.append(item)
+            try:
+                await self.run_store(self._store_finished, self.store)
+            except Exception as exc:  # noqa: BLE001 — e.g. the executor shut down
+                error: BaseException | None = exc
+            else:
+                outcome = item.outcome
+                error = RuntimeError("not stored") if outcome is None else outcome.error
+            if error is None:
+                break
+            # a store failure must not stop the service; a database that failed may come back
             live.store_error = f"{type(error).__name__}"
-            log.error("match %s was not stored: %s", live.match_id, type(error).__name__)
-        else:
-            live.mark_stored()
-            self.registry.evict()
+            if not database_failure(error):
+                log.error("match %s was not stored: %s", live.match_id, live.store_error)
+                live.notify()
+                return
+            log.warning("match %s was not stored (%s): trying again in %g s",
+                        live.match_id, live.store_error, delay)  # fmt: skip
+            live.notify()
+            try:
+                await asyncio.sleep(delay)
+            except asyncio.CancelledError:
+                log.error("match %s was not stored: the service stopped", live.match_id)
+                raise
+            delay = min(2 * delay, STORE_RETRY_MAX_S)
+        live.store_error = None
+        live.mark_stored()
+        self.registry.evict()
         live.notify()
 
     def _store_finished(self, store: Store) -> None:
@@ -99,6 +117,18 @@ class ServiceState:
             outcomes = [LiveOutcome("void", error=exc)] * len(batch)
         for f, outcome in zip(batch, outcomes, strict=True):
             f.outcome = outcome
+
+
+STORE_RETRY_MAX_S: Final = 60.0
+"""The longest wait between two tries at storing a match the database failed to take."""
+
+
+def database_failure(error: BaseException) -> bool:
+    """Whether ``error`` is the database's (a lost or refused connection, a locked file, a
+    timeout), which may pass, rather than the match's own (a record the store refuses)."""
+    if isinstance(error, DBAPIError):
+        return isinstance(error, OperationalError | InterfaceError) or error.connection_invalidated
+    return isinstance(error, OSError)  # timeouts and refused connections included
 
 
 def service_state(request: Request) -> ServiceState:

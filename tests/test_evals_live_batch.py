@@ -16,6 +16,7 @@ import pytest
 from evals_support import store_url  # noqa: F401
 from service_support import bot_players, service_settings
 from sqlalchemy import event, select
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 from bangarena.evals import live
 from bangarena.evals.live import LIVE_SUITE, LiveParticipant, store_live_match, store_live_matches
@@ -27,8 +28,8 @@ from bangarena.harness.match import Match, MatchSettings
 from bangarena.harness.records import MatchRecord
 from bangarena.harness.seats.factory import build_seat, plan_seat
 from bangarena.service.models import CreateMatch
-from bangarena.service.registry import MatchRegistry
-from bangarena.service.state import ServiceState
+from bangarena.service.registry import LiveMatch, MatchRegistry
+from bangarena.service.state import ServiceState, database_failure
 from bangarena.service.tokens import TokenBook
 
 SEATS = [LiveParticipant("rule", "rule", "rule")] * 4
@@ -184,9 +185,9 @@ def test_a_failure_before_writing_is_every_matchs_and_not_remembered(
 
 
 # -- the service: matches finishing while the store thread is busy ----------------------------
-def _service(tmp_path) -> tuple[MatchRegistry, ServiceState]:  # noqa: ANN001
+def _service(tmp_path, **overrides) -> tuple[MatchRegistry, ServiceState]:  # noqa: ANN001, ANN003
     """A registry whose finished matches the service state stores, with its store open."""
-    settings = service_settings(tmp_path).resolved()
+    settings = service_settings(tmp_path, **overrides).resolved()
     assert settings.admin_token is not None
     tokens = TokenBook(settings.admin_token)
     registry = MatchRegistry(settings, tokens)
@@ -262,6 +263,61 @@ def test_a_store_failure_is_each_matchs_and_is_not_raised(tmp_path, monkeypatch)
     finally:
         state.store.close()
         state.executor.shutdown(wait=True)
+
+
+def test_a_database_failure_is_retried_until_the_match_is_stored_once(
+    tmp_path, monkeypatch, caplog
+) -> None:  # noqa: ANN001
+    """The database failing (a locked file, a lost connection) does not lose a finished match:
+    it is stored again after a wait that doubles, and stored once."""
+    registry, state = _service(tmp_path, store_retry_s=0.05)
+    write_prepared = Store.write_prepared  # one match at a time is written by this
+    calls: list[str] = []
+
+    def flaky(self, prepared, **kw):  # noqa: ANN001, ANN003, ANN202
+        calls.append(prepared.key)
+        if len(calls) <= 2:
+            raise OperationalError("INSERT INTO matches", {}, sqlite3.OperationalError("locked"))
+        return write_prepared(self, prepared, **kw)
+
+    monkeypatch.setattr(Store, "write_prepared", flaky)
+
+    async def play() -> LiveMatch:
+        body = {"seats": 4, "seed": 81, "players": bot_players(4), "start": "now"}
+        live_match = registry.create(CreateMatch.model_validate(body))[0]
+        seen_error = None
+        while not live_match.stored:  # its status says so while it waits
+            seen_error = seen_error or live_match.store_error
+            await asyncio.sleep(0.01)
+        await live_match.task
+        assert seen_error == "OperationalError"
+        return live_match
+
+    try:
+        with caplog.at_level("WARNING", logger="bangarena.service"):
+            done = asyncio.run(play())
+        assert len(calls) == 3 and done.store_error is None
+        assert _deals(state.store) == [(done.match_id, 0)]
+        assert "trying again in 0.05 s" in caplog.text and "trying again in 0.1 s" in caplog.text
+    finally:
+        state.store.close()
+        state.executor.shutdown(wait=True)
+
+
+@pytest.mark.parametrize(
+    ("error", "retried"),
+    [
+        (OperationalError("SELECT 1", {}, sqlite3.OperationalError("locked")), True),
+        (InterfaceError("SELECT 1", {}, sqlite3.InterfaceError("closed")), True),
+        (ConnectionRefusedError(111, "refused"), True),
+        (TimeoutError(), True),
+        (IntegrityError("INSERT", {}, sqlite3.IntegrityError("unique")), False),
+        (RuntimeError("the disk is full"), False),
+        (ValueError("a record the store refuses"), False),
+    ],
+)
+def test_only_the_databases_failures_are_retried(error: BaseException, retried: bool) -> None:
+    assert database_failure(error) is retried
 
 
 # -- SQLite's multi-row decision inserts ---------------------------------------------------------
