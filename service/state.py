@@ -65,7 +65,9 @@ class ServiceState:
         jobs to run takes every match queued by then and stores them together (one
         transaction, one deal lookup), the later ones find theirs done. So the matches that
         finish while the store thread is busy share one write, and a match is stored before
-        any store call made after it finished (the thread runs its jobs in order)."""
+        any store call made after it finished (the thread runs its jobs in order). When the
+        database fails (:func:`database_failure`) the match is queued again after a wait that
+        doubles from ``store_retry_s`` up to :data:`STORE_RETRY_MAX_S`, until it is stored."""
         if self.store is None or live.record is None or not self.settings.store_matches:
             return
         item = _Finished(live.record, [i.participant for i in live.info])
