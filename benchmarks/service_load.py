@@ -675,19 +675,8 @@ def finished_memory(proc: subprocess.Popen, base: str, admin_token: str, n: int)
     before = rss_bytes(proc.pid)
     asyncio.run(finished_matches(base, admin_token, n))
     time.sleep(0.3)
-    after = rss_bytes(proc.pid)
-    per_match = max(1.0, (after - before) / n)
-    print(
-        f"memory: RSS {before / 2**20:.0f} MiB → {after / 2**20:.0f} MiB with {n} finished, "
-        f"stored matches kept: {per_match / 1024:.0f} KiB per match → "
-        f"{(1 << 30) / per_match:,.0f} finished matches per GiB"
-    )
-    return {
-        "finished_rss_mib_before": round(before / 2**20, 1),
-        "finished_rss_mib_after": round(after / 2**20, 1),
-        "finished_matches": n,
-        "finished_kib_per_match": round(per_match / 1024, 1),
-    }
+    return rss_figure(before, rss_bytes(proc.pid), n, "finished, stored matches kept",
+                      "finished matches", key="finished_")  # fmt: skip
 
 
 def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
@@ -696,21 +685,26 @@ def memory(proc: subprocess.Popen, base: str, admin_token: str, n: int) -> dict:
     live0 = httpx.get(f"{base}/healthz").json()["live_matches"]
     asyncio.run(waiting_matches(base, admin_token, n))
     time.sleep(0.3)
-    after = rss_bytes(proc.pid)
     made = httpx.get(f"{base}/healthz").json()["live_matches"] - live0
-    per_match = max(1.0, (after - before) / max(1, made))
+    return rss_figure(before, rss_bytes(proc.pid), made,
+                      "live matches waiting on remote seats", "live matches")  # fmt: skip
+
+
+def rss_figure(before: int, after: int, n: int, what: str, unit: str, key: str = "") -> dict:
+    """Print and return the RSS growth for ``n`` matches (``what``): KiB per match and
+    ``unit`` per GiB; the row's keys start with ``key``."""
+    per_match = max(1.0, (after - before) / max(1, n))
     per_gib = (1 << 30) / per_match
     print(
-        f"memory: RSS {before / 2**20:.0f} MiB → {after / 2**20:.0f} MiB with {made} live "
-        f"matches waiting on remote seats: {per_match / 1024:.0f} KiB per match → "
-        f"{per_gib:,.0f} live matches per GiB"
+        f"memory: RSS {before / 2**20:.0f} MiB → {after / 2**20:.0f} MiB with {n} {what}: "
+        f"{per_match / 1024:.0f} KiB per match → {per_gib:,.0f} {unit} per GiB"
     )
     return {
-        "rss_mib_before": round(before / 2**20, 1),
-        "rss_mib_after": round(after / 2**20, 1),
-        "matches": made,
-        "kib_per_match": round(per_match / 1024, 1),
-        "matches_per_gib": round(per_gib),
+        f"{key}rss_mib_before": round(before / 2**20, 1),
+        f"{key}rss_mib_after": round(after / 2**20, 1),
+        f"{key}matches": n,
+        f"{key}kib_per_match": round(per_match / 1024, 1),
+        f"{key}matches_per_gib": round(per_gib),
     }
 
 

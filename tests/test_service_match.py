@@ -8,6 +8,7 @@ import asyncio
 import gc
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -280,26 +281,38 @@ def test_finished_matches_stay_bounded_when_nothing_stores_them(
     asyncio.run(run())
 
 
+async def _played_out(
+    registry: Any, seats: int, seed: int, answer: Callable[[RemoteSeat, Any], str]
+) -> Any:
+    """A match of ``registry``: a remote seat (seat 0) and bots, started at once, the remote
+    seat's every decision answered with ``answer(seat, pending)`` in process until it ends."""
+    from bangarena.service.models import CreateMatch
+
+    request = {
+        "seats": seats, "seed": seed, "start": "now",
+        "players": [{"kind": "remote", "name": "a"}, *bot_players(seats - 1)],
+    }  # fmt: skip
+    live, _ = registry.create(CreateMatch.model_validate(request))
+    seat = live.remote[0]
+    while live.task is not None and not live.task.done():
+        pending = seat.take_pending()
+        if pending is not None:
+            seat.submit(pending.decision_id, answer(seat, pending))
+        await asyncio.sleep(0)
+    return live
+
+
 def test_a_forgotten_match_is_freed_without_the_cyclic_collector(tmp_path: Path) -> None:
     """A finished match the registry forgets is freed by reference counting alone (its cycles
-    undone: the driver's callback, the remote seats' change signals, their prompters' latest
-    payloads), not left for an older generation's pass of the collector."""
-    from bangarena.service.models import CreateMatch
+    undone: the driver's callback and the remote seats' change signals; their prompters'
+    latest payloads went at the end), not left for an older generation's pass of the
+    collector."""
     from bangarena.service.registry import MatchRegistry
     from bangarena.service.tokens import TokenBook
 
     async def play_out(registry: MatchRegistry) -> list[weakref.ref[Any]]:
-        request = {
-            "seats": 4, "seed": 5, "start": "now",
-            "players": [{"kind": "remote", "name": "a"}, *bot_players(3)],
-        }  # fmt: skip
-        live, _ = registry.create(CreateMatch.model_validate(request))
+        live = await _played_out(registry, 4, 5, lambda seat, pending: pending.legal[0])
         seat = live.remote[0]
-        while live.task is not None and not live.task.done():
-            pending = seat.take_pending()
-            if pending is not None:
-                seat.submit(pending.decision_id, pending.legal[0])
-            await asyncio.sleep(0)
         assert live.status == "over" and live.record is not None
         assert live.match.on_applied is not None and seat.on_change is not None  # cycles
         assert seat.prompter.latest is None  # the seat's prompter let go at the end
@@ -368,27 +381,22 @@ def test_a_stored_match_lets_its_record_go_and_keeps_what_late_readers_need(
     """Once stored, a finished match drops its record and the driver's annotations (the store
     has them) but keeps its status, its game (views, events) and the summary screen's
     numbers; its remote seats' prompters let go when it ends."""
-    from bangarena.service.models import CreateMatch
     from bangarena.service.registry import MatchRegistry
     from bangarena.service.tokens import TokenBook
     from bangarena.service.web.summary import player_stats
 
     async def run() -> None:
         registry = MatchRegistry(service_settings(tmp_path).resolved(), TokenBook("x" * 40))
-        request = {
-            "seats": 5, "seed": 11, "start": "now",
-            "players": [{"kind": "remote", "name": "a"}, *bot_players(4)],
-        }  # fmt: skip
-        live, _ = registry.create(CreateMatch.model_validate(request))
-        seat = live.remote[0]
         last = None
-        while live.task is not None and not live.task.done():
-            pending = seat.take_pending()
-            if pending is not None:
-                last = pending.decision
-                seat.prompter.render(pending.payload)  # as a poll asking for our prompts
-                seat.submit(pending.decision_id, pending.legal[-1])
-            await asyncio.sleep(0)
+
+        def answer(seat: RemoteSeat, pending: Any) -> str:
+            nonlocal last
+            last = pending.decision
+            seat.prompter.render(pending.payload)  # as a poll asking for our prompts
+            return pending.legal[-1]
+
+        live = await _played_out(registry, 5, 11, answer)
+        seat = live.remote[0]
         record = live.record
         assert record is not None and live.status == "over" and last is not None
         assert seat.prompter.latest is None and seat.prompter.unseen == []
