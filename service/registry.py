@@ -266,8 +266,8 @@ class LiveMatch:
 
     def release(self) -> None:
         """Undo the links that make a finished match a reference cycle, once the registry
-        forgets it: the driver's callback into this object, the seats' change signals and
-        their prompters' latest payloads. Reference counting then frees the whole match (~2,700
+        forgets it: the driver's callback into this object and the seats' change signals
+        (their prompters' latest payloads went when the match ended). Reference counting then frees the whole match (~2,700
         objects) at once; left to the cyclic collector, forgotten matches piled up until an
         older generation's pass (under load one freed 237,540 objects in 0.75 s, the event loop
         stopped; docs/speed.md)."""

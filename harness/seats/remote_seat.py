@@ -284,11 +284,10 @@ class RemoteSeat:
         self.prompter.close()
 
     def detach(self) -> None:
-        """Drop the seat's links into reference cycles once its match is forgotten: the
-        service's change signal and the prompter's latest payload (which points back at the
-        prompter). The match is over: nothing is pending, and its record is made."""
+        """Drop the seat's link into a reference cycle once its match is forgotten: the
+        service's change signal (the prompter's latest payload, which points back at the
+        prompter, went at :meth:`finish`)."""
         self.on_change = None
-        self.prompter.latest = None
 
     async def aclose(self) -> None:
         p = self.pending
