@@ -14,7 +14,8 @@ and ``admin_headers``, ``app`` (the FastAPI app; ``svc.state`` is its ServiceSta
 runs a function in the server's event loop, where the matches live). Safe under pytest-xdist:
 every server binds its own free port and the store is a file under the test's ``tmp_path``.
 Helpers: :func:`create_match` (POST /v1/matches as admin), :func:`wait_status` (poll the public
-status until a state), :func:`bot_players`.
+status until a state), :func:`bot_players`, :func:`played_moves` (a match's moves so far, from
+the driver or, once stored, from the store).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any, TypeVar
 import httpx
 import uvicorn
 
+from bangarena.evals.live import LIVE_SUITE
 from bangarena.service import ServiceSettings, create_app
 
 HOST = "127.0.0.1"
@@ -164,6 +166,17 @@ def wait_status(
             assert body["status"] in states, body
             return body
         time.sleep(0.02)
+
+
+def played_moves(svc: RunningService, live: Any) -> list[Any]:
+    """The ``MoveRecord``s of a live match so far: the driver's while the service holds them,
+    the stored record's once the match is stored (``LiveMatch.mark_stored`` lets the driver's
+    go), so a test that watches moves does not miss a match that ended between two looks."""
+    moves, stored = svc.call(lambda: (list(live.match.moves), live.stored))
+    if not stored:
+        return moves
+    store = svc.state.store  # its engine is thread-safe; the read does not touch the loop
+    return list(store.load_record(live.match_id, LIVE_SUITE).moves)
 
 
 def bearer(token: str) -> dict[str, str]:

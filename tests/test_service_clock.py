@@ -16,6 +16,7 @@ from service_support import (
     bot_players,
     create_match,
     play_remote,
+    played_moves,
     running_service,
     service_settings,
     sse_events,
@@ -92,12 +93,12 @@ def test_a_silent_seat_is_autopiloted_and_plays_again_when_back(tmp_path: Path) 
         live = svc.state.registry.get(mid)
 
         def autopiloted() -> int:
-            return sum(1 for m in live.match.moves if m.seat == 0 and m.how == "autopilot")
+            return sum(1 for m in played_moves(svc, live) if m.seat == 0 and m.how == "autopilot")
 
         end = time.monotonic() + 20
-        while svc.call(autopiloted) < 2 and time.monotonic() < end:
+        while autopiloted() < 2 and time.monotonic() < end:
             time.sleep(0.05)
-        moves = svc.call(lambda: [m for m in live.match.moves if m.seat == 0])
+        moves = [m for m in played_moves(svc, live) if m.seat == 0]
         assert len(moves) >= 2 and all(m.how == "autopilot" for m in moves)
         for m in moves:
             assert m.autopilot_reason == "timeout" and m.chosen_by == "autopilot"

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from service_support import running_service, service_settings, sse_events
+from service_support import played_moves, running_service, service_settings, sse_events
 
 from bangarena.service.rooms import HANDED_NOTE, RoomSettings
 from bangarena.service.settings import parse_participants
@@ -108,9 +108,7 @@ def test_host_controls_and_who_may_use_them(svc: Any) -> None:
         live = room.live
         end = time.monotonic() + 30
         while time.monotonic() < end:
-            handed = svc.call(
-                lambda: [m for m in live.match.moves if m.seat == 1 and m.reason == HANDED_NOTE]
-            )
+            handed = [m for m in played_moves(svc, live) if m.seat == 1 and m.reason == HANDED_NOTE]
             if handed or svc.call(lambda: live.ended):
                 break
             _answer_any(ana, mid)

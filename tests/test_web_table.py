@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_support import running_service, service_settings
+from service_support import played_moves, running_service, service_settings
 from web_table_support import (
     ARGS,
     CHROMIUM,
@@ -289,9 +289,7 @@ def hand_over_and_back(svc: Any, browser: Any) -> bool:
         b.wait_for_function("document.querySelector('#me .handed') !== null", timeout=10_000)
 
         def handed_moves() -> int:
-            return svc.call(
-                lambda: sum(m.seat == 1 and m.reason == HANDED_NOTE for m in live.match.moves)
-            )
+            return sum(m.seat == 1 and m.reason == HANDED_NOTE for m in played_moves(svc, live))
 
         def over_for_bea() -> bool:  # the game, or Bea's part in it
             return svc.call(lambda: live.ended or not live.match.game.state.players[1].alive)
