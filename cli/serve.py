@@ -62,6 +62,12 @@ def serve_command(
     max_matches: int | None = typer.Option(
         None, "--max-matches", help="With --suite: play at most N of its missing matches."
     ),
+    waiting_timeout: float = typer.Option(
+        3600.0,
+        "--waiting-timeout",
+        help="Seconds a match made through the API may wait for its remote and human seats to "
+        "connect before it is cancelled.",
+    ),
 ) -> None:
     import os
 
@@ -85,6 +91,7 @@ def serve_command(
             db_url=db or os.environ.get(DB_ENV) or DEFAULT_DB,
             participants=offered,
             cors_origins=tuple(cors),
+            waiting_timeout_s=waiting_timeout,
         ).resolved()
     except (SettingsError, ValueError) as exc:
         raise fail(str(exc)) from None

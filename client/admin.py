@@ -57,9 +57,17 @@ def match_body(
     return body
 
 
+def _listing(status: str | None, limit: int) -> dict[str, Any]:
+    params: dict[str, Any] = {"limit": limit}
+    if status is not None:
+        params["status"] = status
+    return params
+
+
 class AdminClient(SyncConnection):
-    """The service's admin: ``AdminClient(base_url, admin_token)``; creates matches. The token
-    travels only in the ``Authorization`` header and never shows in ``repr``."""
+    """The service's admin: ``AdminClient(base_url, admin_token)``; creates, lists and cancels
+    matches. The token travels only in the ``Authorization`` header and never shows in
+    ``repr``."""
 
     def create_match(self, players: Sequence[Player], **options: Any) -> MatchCreated:
         """Create a match (options: ``mode``, ``seed``, ``time_per_move``, ``start="now"``);
@@ -70,6 +78,17 @@ class AdminClient(SyncConnection):
     def status(self, match_id: str) -> dict[str, Any]:
         """A match's public status."""
         return json_of(self._send("GET", match_path(match_id)))
+
+    def matches(self, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """The public statuses of the matches the service holds, the newest first
+        (``status``: ``waiting``, ``running``, ``over`` or ``aborted`` only)."""
+        response = self._send("GET", f"{API}/matches", params=_listing(status, limit))
+        return json_of(response)["matches"]
+
+    def cancel(self, match_id: str) -> dict[str, Any]:
+        """Cancel a match (it ends ``aborted``); its public status once ended. Raises
+        ``MatchOver`` when it had ended already."""
+        return json_of(self._send("DELETE", match_path(match_id)))
 
     def health(self) -> dict[str, Any]:
         """``GET /healthz``."""
@@ -87,6 +106,15 @@ class AsyncAdminClient(AsyncConnection):
     async def status(self, match_id: str) -> dict[str, Any]:
         """A match's public status."""
         return json_of(await self._send("GET", match_path(match_id)))
+
+    async def matches(self, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """See :meth:`AdminClient.matches`."""
+        response = await self._send("GET", f"{API}/matches", params=_listing(status, limit))
+        return json_of(response)["matches"]
+
+    async def cancel(self, match_id: str) -> dict[str, Any]:
+        """See :meth:`AdminClient.cancel`."""
+        return json_of(await self._send("DELETE", match_path(match_id)))
 
 
 def create_match(

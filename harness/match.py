@@ -271,9 +271,12 @@ class Match:
 
     async def run(self) -> MatchRecord:
         """Play until the game is over (or an auth failure stops it); returns the record. If
-        the task is cancelled the status becomes ``aborted`` and the cancellation goes on."""
+        the task is cancelled the status becomes ``aborted`` and the cancellation goes on. A
+        match aborted before it runs (a service's match cancelled while waiting for its
+        seats) plays nothing: its record has no move."""
         try:
-            await self._play()
+            if self.status != "aborted":
+                await self._play()
         except asyncio.CancelledError:
             self.abort("interrupted")
             raise

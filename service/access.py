@@ -75,6 +75,19 @@ def authorize_token(
     return Caller(live, grant, state)
 
 
+def authorize_admin_or(
+    request: Request, match_id: str, roles: Collection[Role]
+) -> tuple[LiveMatch, str]:
+    """The match of a route that the admin token or a token of ``roles`` on that match may
+    call; returns it and who called (``admin`` or the token's role)."""
+    state = service_state(request)
+    token = _required(request_token(request))
+    if state.tokens.is_admin(token):
+        return match_or_404(request, match_id), "admin"
+    caller = authorize_token(state, token, match_id, roles)
+    return caller.live, caller.grant.role
+
+
 def match_or_404(request: Request, match_id: str) -> LiveMatch:
     live = service_state(request).registry.get(match_id)
     if live is None:
@@ -82,4 +95,11 @@ def match_or_404(request: Request, match_id: str) -> LiveMatch:
     return live
 
 
-__all__ = ["Caller", "authorize", "authorize_token", "match_or_404", "require_admin"]
+__all__ = [
+    "Caller",
+    "authorize",
+    "authorize_admin_or",
+    "authorize_token",
+    "match_or_404",
+    "require_admin",
+]

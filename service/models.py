@@ -153,6 +153,12 @@ class MatchStatus(BaseModel):
     stored: bool = False
 
 
+class MatchList(BaseModel):
+    """``GET /v1/matches`` (admin): the matches the service holds, the newest first."""
+
+    matches: list[MatchStatus]
+
+
 class ErrorBody(BaseModel):
     """Every error: a code, a precise reason; some errors add what the caller needs next."""
 
@@ -232,6 +238,7 @@ __all__ = [
     "Health",
     "HumanPlayer",
     "MatchCreated",
+    "MatchList",
     "MatchState",
     "MatchStatus",
     "ModelPlayer",

@@ -9,7 +9,8 @@ takes the same :class:`~bangarena.service.models.CreateMatch` whoever asks.
 
 A match is ``waiting`` until it starts (at once with ``start: "now"``, else once every remote
 and human seat has connected once), ``running``, then ``over`` (the game ended) or
-``aborted`` (stopped: the service shut down, or the match broke).
+``aborted`` (stopped: cancelled by the admin or its host, never started within the service's
+``waiting_timeout_s``, the service shut down, or the match broke).
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ class LiveMatch:
         self.on_finish: Callable[[LiveMatch], Awaitable[None]] | None = None
         self.on_finished: Callable[[LiveMatch], None] | None = None
         """Told when ``finished`` is set (the registry's bookkeeping), before ``on_finish``."""
+        self.cancel_reason: str | None = None
+        """Why :meth:`cancel` stopped the match (its record's abort reason)."""
+        self.expiry: asyncio.TimerHandle | None = None
+        """The cancellation of a match that never starts (the registry's waiting timeout)."""
+        self._running = False
+        """The driver's task has begun (a task cancelled before its first step runs nothing)."""
 
     @property
     def status(self) -> MatchState:
@@ -207,6 +214,9 @@ class LiveMatch:
         """Start the match (False: it had started already)."""
         if self.task is not None:
             return False
+        if self.expiry is not None:
+            self.expiry.cancel()
+            self.expiry = None
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"match-{self.match_id}"
         )
@@ -214,11 +224,16 @@ class LiveMatch:
         return True
 
     async def _run(self) -> None:
+        self._running = True
         try:
             self.record = await self.match.run()
         except asyncio.CancelledError:
             self.record = self.match.record()
-            raise
+            task = asyncio.current_task()
+            # Our own cancel() is a match that ends (aborted, and stored as void like any
+            # stopped match); any other cancellation (the service stopping) goes on.
+            if self.cancel_reason is None or task is None or task.uncancel() > 0:
+                raise
         except Exception as exc:  # noqa: BLE001 — the match broke; the service goes on
             log.exception("match %s broke", self.match_id)
             self.match.abort(f"the match broke: {type(exc).__name__}")
@@ -237,6 +252,21 @@ class LiveMatch:
             self.notify()
         if self.on_finish is not None:
             await self.on_finish(self)
+
+    def cancel(self, reason: str) -> bool:
+        """Stop the match: a running match's pending decisions are withdrawn (their polls get
+        410), a waiting one never plays; either way it ends ``aborted`` with ``reason`` in its
+        record and is stored like any stopped match. False: it had ended already."""
+        if self.ended or self.cancel_reason is not None:
+            return False
+        self.cancel_reason = reason
+        self.match.abort(reason)  # the first reason is kept: the driver's own comes after
+        if self.task is None:
+            self.start()  # runs at once to its end: an aborted match plays nothing
+        elif self._running:
+            self.task.cancel()
+        # else the task has not begun: it will find the match aborted and play nothing
+        return True
 
     def mark_stored(self) -> None:
         """The match is in the store: it keeps what its late readers need (the game, for views,
@@ -275,6 +305,9 @@ class LiveMatch:
         for seat in self.remote.values():
             seat.detach()
         self.on_finish = self.on_finished = None
+        if self.expiry is not None:
+            self.expiry.cancel()
+            self.expiry = None
 
     def public_status(self) -> MatchStatus:
         """What anyone may know about the match (no token needed)."""
@@ -399,7 +432,26 @@ class MatchRegistry:
             seat, about = self._seat(i, player, req, seed)
             seats.append(seat)
             info.append(about)
-        return self.add(uuid.uuid4().hex[:16], settings, seats, info, start_now=req.start == "now")
+        live, created = self.add(
+            uuid.uuid4().hex[:16], settings, seats, info, start_now=req.start == "now"
+        )
+        if live.task is None:  # waiting for its seats: not forever
+            timeout = self.settings.waiting_timeout_s
+            live.expiry = asyncio.get_running_loop().call_later(
+                timeout, live.cancel,
+                f"not started within {timeout:g} s: a remote or human seat never connected",
+            )  # fmt: skip
+        return live, created
+
+    def listing(self, status: MatchState | None = None, limit: int = 100) -> list[LiveMatch]:
+        """The matches in memory, the newest first (``status``: only those in that state)."""
+        out: list[LiveMatch] = []
+        for live in reversed(self.matches.values()):
+            if status is None or live.status == status:
+                out.append(live)
+                if len(out) >= limit:
+                    break
+        return out
 
     def add(
         self,

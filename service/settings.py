@@ -62,6 +62,11 @@ class ServiceSettings(BaseModel):
     max_streams_per_token: int = Field(default=4, ge=1, le=1000)
     disconnect_grace_s: float = Field(default=DISCONNECT_GRACE_S, gt=0, le=3600)
     max_live_matches: int = Field(default=1000, ge=1, description="unfinished matches at once")
+    waiting_timeout_s: float = Field(
+        default=3600.0, gt=0, le=7 * 86400,
+        description="a match made through the API that has not started within this (a remote or "
+        "human seat never connected) is cancelled: it ends aborted and frees its place",
+    )  # fmt: skip
     keep_finished: int = Field(
         default=200, ge=0, description="finished matches kept in memory (status, 410s)"
     )

@@ -62,6 +62,7 @@ def test_the_bash_examples_run(svc, tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert '"decision_id"' in out.stdout and svc.admin_token not in out.stdout
+    assert out.stdout.split()[-1] in ("aborted", "match_over")  # the cancel, the last block
 
 
 def test_the_python_examples_run(svc, monkeypatch, capsys) -> None:

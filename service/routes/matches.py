@@ -1,5 +1,5 @@
-"""``/v1/matches``: making a match (admin), its public status, starting it (host), and the
-current view for a token."""
+"""``/v1/matches``: making a match (admin), listing them (admin), its public status, starting
+it (host), cancelling it (admin or host), and the current view for a token."""
 
 from __future__ import annotations
 
@@ -9,9 +9,17 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from bangarena.engine.views import view_to_dict
 
-from ..access import authorize, match_or_404, require_admin
+from ..access import authorize, authorize_admin_or, match_or_404, require_admin
 from ..errors import ERROR_RESPONSES, ApiError
-from ..models import CreateMatch, MatchCreated, MatchStatus, ViewBody
+from ..models import (
+    CreateMatch,
+    ErrorBody,
+    MatchCreated,
+    MatchList,
+    MatchState,
+    MatchStatus,
+    ViewBody,
+)
 from ..registry import CreateError
 from ..state import ServiceState
 
@@ -34,6 +42,20 @@ async def create_match(
     return created
 
 
+@router.get("", response_model=MatchList)
+async def list_matches(
+    state: Annotated[ServiceState, Depends(require_admin)],
+    status: Annotated[
+        MatchState | None, Query(description="only the matches in this state")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="at most this many")] = 100,
+) -> MatchList:
+    """The matches the service holds (admin token), the newest first, each as its public
+    status: waiting and running ones, and the last finished ones it keeps in memory (the
+    store holds every finished match: ``GET /v1/suites/live``)."""
+    return MatchList(matches=[m.public_status() for m in state.registry.listing(status, limit)])
+
+
 @router.get("/{match_id}", response_model=MatchStatus)
 async def match_status(request: Request, match_id: MatchId) -> MatchStatus:
     """The public status of a match: seats (kind, name, alive, connected), whose decision is
@@ -48,6 +70,30 @@ async def start_match(request: Request, match_id: MatchId) -> MatchStatus:
     caller = authorize(request, match_id, ("host",))
     caller.live.start()
     return caller.live.public_status()
+
+
+CANCEL_WAIT_S = 10.0
+"""How long a cancel waits for the match to end before it answers (seats close first)."""
+
+
+@router.delete(
+    "/{match_id}",
+    response_model=MatchStatus,
+    responses={410: {"model": ErrorBody, "description": "the match had ended already"}},
+)
+async def cancel_match(request: Request, match_id: MatchId) -> MatchStatus:
+    """Cancel a match (the admin token, or the match's host token): a waiting match never
+    starts; a running one stops, its pending decisions withdrawn (their polls get 410). It ends
+    ``aborted``, its record saying who cancelled it, and is stored as a void match of the
+    suite ``live`` (a stopped match is no result). Answers its public status once it has
+    ended; 410 with the result when it had ended already."""
+    live, who = authorize_admin_or(request, match_id, ("host",))
+    if not live.cancel(f"cancelled by the {who}"):
+        raise ApiError(
+            410, "match_over", f"the match is {live.status} already", result=live.game.result()
+        )
+    await live.wait_until(lambda: live.outcome is not None, CANCEL_WAIT_S)
+    return live.public_status()
 
 
 @router.get("/{match_id}/view", response_model=ViewBody)

@@ -1,0 +1,192 @@
+"""Cancelling and listing matches, and the waiting timeout, on a real service: ``DELETE
+/v1/matches/{id}`` (the admin or the match's host) stops a running match at once — the seats'
+open long-polls answer 410 — or a waiting one before it plays; either ends ``aborted`` and is
+stored as a void match of the suite ``live``. ``GET /v1/matches`` (admin) lists what the
+service holds. A match that no seat connects to is cancelled after ``waiting_timeout_s``."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from service_support import (
+    RunningService,
+    bearer,
+    bot_players,
+    create_match,
+    running_service,
+    service_settings,
+    wait_status,
+)
+
+from bangarena.client import AdminClient, MatchOver, remote
+from bangarena.evals.live import LIVE_SUITE
+from bangarena.evals.store import open_store
+
+
+def _stored_void(svc: RunningService, tmp_path: Path, client: httpx.Client, mid: str) -> Any:
+    """The stored record of a stopped match (waits for the store)."""
+    end = time.monotonic() + 20
+    while not client.get(f"{svc.url}/v1/matches/{mid}").json()["stored"]:
+        assert time.monotonic() < end, "the cancelled match was not stored"
+        time.sleep(0.05)
+    with open_store(tmp_path / "live.db") as store:
+        return store.load_record(mid, LIVE_SUITE, status="void")
+
+
+def test_a_running_match_cancelled_by_its_host_ends_and_wakes_its_polls(tmp_path: Path) -> None:
+    with (
+        running_service(service_settings(tmp_path), extensions=[]) as svc,
+        httpx.Client(timeout=30) as client,
+    ):
+        body = create_match(
+            client, svc, seats=4, seed=3, time_per_move=60, start="now",
+            players=[{"kind": "remote", "name": "a"}, {"kind": "remote", "name": "b"},
+                     *bot_players(2)],
+        )  # fmt: skip
+        mid = body["match_id"]
+        tokens = [body["seats"][0]["token"], body["seats"][1]["token"]]
+        url = f"{svc.url}/v1/matches/{mid}"
+        # find the remote seat whose decision is pending; the other waits in a long-poll
+        end = time.monotonic() + 20
+        pending: dict[int, Any] = {}
+        while not pending:
+            assert time.monotonic() < end, "no remote decision came"
+            for i, token in enumerate(tokens):
+                r = client.get(f"{url}/decision", params={"wait": 0.2}, headers=bearer(token))
+                if r.status_code == 200:
+                    pending[i] = r.json()
+        (deciding, decision), = pending.items()  # fmt: skip
+        waiting = 1 - deciding
+        answer: dict[str, Any] = {}
+
+        def long_poll() -> None:
+            t0 = time.monotonic()
+            r = httpx.get(
+                f"{url}/decision", params={"wait": 30}, headers=bearer(tokens[waiting]),
+                timeout=40,
+            )  # fmt: skip
+            answer.update(status=r.status_code, body=r.json(), seconds=time.monotonic() - t0)
+
+        poller = threading.Thread(target=long_poll)
+        poller.start()
+        time.sleep(0.3)  # the poll is open
+        played_before = client.get(url).json()["decisions"]
+        # a seat or the spectator may not cancel; the host may
+        for token in (tokens[deciding], body["spectator_token"]):
+            r = client.delete(url, headers=bearer(token))
+            assert r.status_code == 403 and r.json()["error"] == "forbidden", r.text
+        assert client.delete(url).status_code == 401
+        r = client.delete(url, headers=bearer(body["host_token"]))
+        assert r.status_code == 200, r.text
+        status = r.json()
+        assert status["status"] == "aborted" and status["result"] is None
+        assert status["decisions"] == played_before
+        poller.join(10)
+        assert answer["status"] == 410 and answer["body"]["error"] == "match_over"
+        assert answer["seconds"] < 10  # woken by the cancel, not by the wait's end
+        # the decision that was pending is withdrawn
+        r = client.post(
+            f"{url}/moves", headers=bearer(tokens[deciding]),
+            json={"decision_id": decision["decision_id"], "move_id": decision["moves"][0]["id"]},
+        )  # fmt: skip
+        assert r.status_code == 410, r.text
+        # once over, it cannot be cancelled again
+        again = client.delete(url, headers=svc.admin_headers)
+        assert again.status_code == 410 and again.json()["error"] == "match_over"
+        record = _stored_void(svc, tmp_path, client, mid)
+    assert record.status == "aborted" and record.status_detail == "cancelled by the host"
+    assert len(record.moves) == played_before
+
+
+def test_a_waiting_match_cancelled_by_the_admin_never_plays(tmp_path: Path) -> None:
+    with (
+        running_service(service_settings(tmp_path), extensions=[]) as svc,
+        httpx.Client(timeout=30) as client,
+    ):
+        with AdminClient(svc.url, svc.admin_token) as admin:
+            made = admin.create_match([remote("late"), *bot_players(3)], seed=4)
+            mid = made.match_id
+            assert admin.status(mid)["status"] == "waiting"
+            assert (
+                client.delete(
+                    f"{svc.url}/v1/matches/nosuchmatch", headers=svc.admin_headers
+                ).status_code
+                == 404
+            )
+            status = admin.cancel(mid)
+            assert status["status"] == "aborted" and status["decisions"] == 0
+            with pytest.raises(MatchOver):
+                admin.cancel(mid)
+        # the seat that never came is told the match is over
+        r = client.get(f"{svc.url}/v1/matches/{mid}/decision", headers=bearer(made.token_for(0)))
+        assert r.status_code == 410 and r.json()["error"] == "match_over"
+        record = _stored_void(svc, tmp_path, client, mid)
+    assert record.status == "aborted" and record.status_detail == "cancelled by the admin"
+    assert record.moves == []
+
+
+def test_a_match_no_seat_connects_to_is_cancelled_after_the_waiting_timeout(
+    tmp_path: Path,
+) -> None:
+    settings = service_settings(tmp_path, waiting_timeout_s=0.3)
+    with running_service(settings, extensions=[]) as svc, httpx.Client(timeout=30) as client:
+        ghost = create_match(
+            client, svc, seats=4, players=[{"kind": "remote", "name": "ghost"}, *bot_players(3)]
+        )
+        # a match that starts in time is not touched by its (cancelled) timer
+        prompt = create_match(
+            client, svc, seats=4, players=[{"kind": "remote", "name": "on time"}, *bot_players(3)]
+        )
+        r = client.get(
+            f"{svc.url}/v1/matches/{prompt['match_id']}/decision",
+            headers=bearer(prompt["seats"][0]["token"]),
+        )
+        assert r.status_code in (200, 204), r.text
+        final = wait_status(client, svc, ghost["match_id"], ("aborted",), timeout=10)
+        assert final["decisions"] == 0
+        time.sleep(0.5)
+        assert client.get(f"{svc.url}/v1/matches/{prompt['match_id']}").json()["status"] in (
+            "running",
+            "over",
+        )
+        record = _stored_void(svc, tmp_path, client, ghost["match_id"])
+    assert record.status == "aborted"
+    assert record.status_detail == (
+        "not started within 0.3 s: a remote or human seat never connected"
+    )
+
+
+def test_the_admin_lists_the_matches_newest_first(tmp_path: Path) -> None:
+    with (
+        running_service(service_settings(tmp_path), extensions=[]) as svc,
+        httpx.Client(timeout=30) as client,
+    ):
+        over = create_match(client, svc, seats=4, seed=1, players=bot_players(4, "random"))
+        wait_status(client, svc, over["match_id"], ("over",))
+        waiting = create_match(
+            client, svc, seats=4, players=[{"kind": "remote", "name": "w"}, *bot_players(3)]
+        )
+        url = f"{svc.url}/v1/matches"
+        r = client.get(url, headers=svc.admin_headers)
+        assert r.status_code == 200, r.text
+        listed = r.json()["matches"]
+        assert [m["match_id"] for m in listed] == [waiting["match_id"], over["match_id"]]
+        assert [m["status"] for m in listed] == ["waiting", "over"]
+        assert listed[1]["result"] is not None
+        with AdminClient(svc.url, svc.admin_token) as admin:
+            assert [m["match_id"] for m in admin.matches(status="over")] == [over["match_id"]]
+            assert [m["match_id"] for m in admin.matches(limit=1)] == [waiting["match_id"]]
+            assert admin.matches(status="running") == []
+        # only the admin lists; a bad filter is a 422 that says why
+        r = client.get(url, headers=bearer(waiting["seats"][0]["token"]))
+        assert r.status_code == 403 and r.json()["error"] == "forbidden"
+        assert client.get(url).status_code == 401
+        r = client.get(url, params={"status": "lost"}, headers=svc.admin_headers)
+        assert r.status_code == 422 and "status" in r.text
+        r = client.get(url, params={"limit": 0}, headers=svc.admin_headers)
+        assert r.status_code == 422
