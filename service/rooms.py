@@ -45,6 +45,7 @@ from bangarena.harness.seats.bot_seat import BotSeat
 from .models import CreateMatch
 from .registry import CreateError, LiveMatch, MatchRegistry
 from .room_seats import HANDED_NOTE, PacedBotSeat, StandIn
+from .settings import new_token
 from .signals import SignalBook
 
 MEMBER_COOKIE: Final = "bangarena_member"
@@ -305,7 +306,7 @@ class RoomBook:
         return room, token
 
     def _add_member(self, room: Room, name: str, chair: int) -> tuple[Member, str]:
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         member = Member(
             id=secrets.token_hex(6), name=name, digest=_digest(token), chair=chair,
             last_seen=time.monotonic(),

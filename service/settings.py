@@ -37,9 +37,14 @@ class SettingsError(ValueError):
     """Settings that cannot serve (``str()`` is one line)."""
 
 
+TOKEN_PREFIX = "ba_"
+"""What every token the service makes begins with: a token never begins with ``-`` (which a
+command line takes for an option: ``--token -AN…``), and a leaked one is recognisable."""
+
+
 def new_token() -> str:
-    """A fresh token: 256 random bits, URL-safe text."""
-    return secrets.token_urlsafe(32)
+    """A fresh token: 256 random bits, URL-safe text after :data:`TOKEN_PREFIX`."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
 class ServiceSettings(BaseModel):
@@ -158,6 +163,7 @@ __all__ = [
     "ServiceSettings",
     "SettingsError",
     "load_participants",
+    "TOKEN_PREFIX",
     "new_token",
     "parse_participants",
 ]

@@ -5,6 +5,7 @@ reason, never a 5xx, and the match is unchanged. Also the settings, the publishe
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,10 +26,13 @@ from typer.testing import CliRunner
 from bangarena.cli.app import app as cli_app
 from bangarena.service.settings import (
     ADMIN_TOKEN_ENV,
+    TOKEN_PREFIX,
     ServiceSettings,
     SettingsError,
+    new_token,
     parse_participants,
 )
+from bangarena.service.tokens import TokenBook
 
 
 @pytest.fixture(scope="module")
@@ -254,6 +258,19 @@ def test_cors_is_off_unless_configured(tmp_path: Path, served: dict[str, Any]) -
     with running_service(settings, extensions=[]) as svc:
         r = httpx.options(f"{svc.url}/v1/matches", headers=preflight)
         assert r.headers["access-control-allow-origin"] == "https://agents.example"
+
+
+def test_tokens_are_long_random_and_never_read_as_an_option() -> None:
+    """A token may be passed on a command line (``--token T``): one that began with ``-`` (one
+    in 64 of plain ``token_urlsafe``) was taken for an option by the example agents."""
+    tokens = [new_token() for _ in range(2000)]
+    assert len(set(tokens)) == len(tokens)
+    for token in tokens:
+        assert token.startswith(TOKEN_PREFIX) and not token.startswith("-")
+        assert len(token) == len(TOKEN_PREFIX) + 43  # 256 bits of base64
+        assert re.fullmatch(r"[A-Za-z0-9_-]+", token)
+    book = TokenBook(new_token())
+    assert book.issue("m", "seat", 0).startswith(TOKEN_PREFIX)
 
 
 def test_settings(tmp_path: Path) -> None:
