@@ -6,6 +6,7 @@ service holds. A match that no seat connects to is cancelled after ``waiting_tim
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from service_support import (
     create_match,
     running_service,
     service_settings,
+    sse_events,
     wait_status,
 )
 
@@ -72,8 +74,18 @@ def test_a_running_match_cancelled_by_its_host_ends_and_wakes_its_polls(tmp_path
             )  # fmt: skip
             answer.update(status=r.status_code, body=r.json(), seconds=time.monotonic() - t0)
 
+        streamed: list[dict[str, str]] = []
+
+        def watch() -> None:  # the spectator's stream ends with the aborted status
+            with httpx.stream(
+                "GET", f"{url}/events", headers=bearer(body["spectator_token"]), timeout=40
+            ) as resp:
+                streamed.extend(sse_events(resp))
+
         poller = threading.Thread(target=long_poll)
+        watcher = threading.Thread(target=watch)
         poller.start()
+        watcher.start()
         time.sleep(0.3)  # the poll is open
         played_before = client.get(url).json()["decisions"]
         # a seat or the spectator may not cancel; the host may
@@ -87,7 +99,10 @@ def test_a_running_match_cancelled_by_its_host_ends_and_wakes_its_polls(tmp_path
         assert status["status"] == "aborted" and status["result"] is None
         assert status["decisions"] == played_before
         poller.join(10)
+        watcher.join(10)
         assert answer["status"] == 410 and answer["body"]["error"] == "match_over"
+        assert streamed[-1]["event"] == "end"
+        assert json.loads(streamed[-1]["data"])["status"] == "aborted"
         assert answer["seconds"] < 10  # woken by the cancel, not by the wait's end
         # the decision that was pending is withdrawn
         r = client.post(
