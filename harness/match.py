@@ -310,7 +310,7 @@ class Match:
         watch_eliminations = any(getattr(s, "eliminated", None) is not None for s in seats)
         moves, limits = self.moves, self.limits
         yield_at = time.monotonic() + YIELD_EVERY_S
-        while not game.over:
+        while not game.over and self.status != "aborted":  # aborted: stopped from outside
             decision = game.decision
             i = decision.seat
             seat = seats[i]

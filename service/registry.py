@@ -256,7 +256,8 @@ class LiveMatch:
     def cancel(self, reason: str) -> bool:
         """Stop the match: a running match's pending decisions are withdrawn (their polls get
         410), a waiting one never plays; either way it ends ``aborted`` with ``reason`` in its
-        record and is stored like any stopped match. False: it had ended already."""
+        record and is stored like any stopped match. False: it had ended already, or a cancel
+        is under way."""
         if self.ended or self.cancel_reason is not None:
             return False
         self.cancel_reason = reason

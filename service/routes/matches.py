@@ -86,12 +86,14 @@ async def cancel_match(request: Request, match_id: MatchId) -> MatchStatus:
     starts; a running one stops, its pending decisions withdrawn (their polls get 410). It ends
     ``aborted``, its record saying who cancelled it, and is stored as a void match of the
     suite ``live`` (a stopped match is no result). Answers its public status once it has
-    ended; 410 with the result when it had ended already."""
+    ended (a cancel already under way is waited for); 410 with the result when it had ended
+    already."""
     live, who = authorize_admin_or(request, match_id, ("host",))
-    if not live.cancel(f"cancelled by the {who}"):
+    if live.ended:
         raise ApiError(
             410, "match_over", f"the match is {live.status} already", result=live.game.result()
         )
+    live.cancel(f"cancelled by the {who}")  # False: a cancel is under way; wait for it too
     await live.wait_until(lambda: live.outcome is not None, CANCEL_WAIT_S)
     return live.public_status()
 
