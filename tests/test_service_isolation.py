@@ -118,12 +118,19 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("who", "status", "error"), ERRORS)
+ROUTES = [("GET", "/view"), ("GET", "/decision"), ("POST", "/moves"), ("GET", "/events"),
+          ("POST", "/start"), ("DELETE", "")]  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("method", "path"),
-    [("GET", "/view"), ("GET", "/decision"), ("POST", "/moves"), ("GET", "/events"),
-     ("POST", "/start")],
-)  # fmt: skip
+    ("method", "path", "who", "status", "error"),
+    [
+        (method, path, *error)
+        for method, path in ROUTES
+        for error in ERRORS
+        if not (method == "DELETE" and error[0] == "admin")  # the admin may cancel any match
+    ],
+)
 def test_bad_tokens_are_refused_without_hidden_information(
     table: dict[str, Any], method: str, path: str, who: str | None, status: int, error: str
 ) -> None:
@@ -139,7 +146,8 @@ def test_bad_tokens_are_refused_without_hidden_information(
 FORBIDDEN_ROLES = [
     (who, method, path)
     for method, path, may in (
-        ("GET", "/decision", {"A", "B"}), ("POST", "/moves", {"A", "B"}), ("POST", "/start", {"host"})
+        ("GET", "/decision", {"A", "B"}), ("POST", "/moves", {"A", "B"}), ("POST", "/start", {"host"}),
+        ("DELETE", "", {"host"}),
     )
     for who in ("spectator", "host", "A", "B")
     if who not in may
