@@ -15,7 +15,7 @@ runs a function in the server's event loop, where the matches live). Safe under 
 every server binds its own free port and the store is a file under the test's ``tmp_path``.
 Helpers: :func:`create_match` (POST /v1/matches as admin), :func:`wait_status` (poll the public
 status until a state), :func:`bot_players`, :func:`played_moves` (a match's moves so far, from
-the driver or, once stored, from the store).
+the driver or, once stored, from the store), :func:`finished_record` (its record once ended).
 """
 
 from __future__ import annotations
@@ -177,6 +177,22 @@ def played_moves(svc: RunningService, live: Any) -> list[Any]:
         return moves
     store = svc.state.store  # its engine is thread-safe; the read does not touch the loop
     return list(store.load_record(live.match_id, LIVE_SUITE).moves)
+
+
+def finished_record(svc: RunningService, match_id: str, timeout: float = 10.0) -> Any:
+    """The ``MatchRecord`` of a match once it has ended: the service's while it holds it, the
+    store's once stored (a stored match lets its record go: ``LiveMatch.mark_stored``)."""
+    live = svc.call(lambda: svc.state.registry.get(match_id))
+    end = time.monotonic() + timeout
+    while True:
+        record, stored = svc.call(lambda: (live.record, live.stored))
+        if record is not None:
+            return record
+        if stored:
+            status = "done" if live.outcome == "complete" else "void"
+            return svc.state.store.load_record(match_id, LIVE_SUITE, status=status)
+        assert time.monotonic() < end, f"match {match_id} did not end"
+        time.sleep(0.025)
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -6,7 +6,6 @@ illegal id are refused with the precise reason, and the match goes on."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +13,13 @@ import httpx
 import pytest
 from fakes.agent_a2a import example
 from fakes.agent_leaks import leaks
-from service_support import bot_players, create_match, running_service, service_settings
+from service_support import (
+    bot_players,
+    create_match,
+    finished_record,
+    running_service,
+    service_settings,
+)
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -36,15 +41,6 @@ def _client(url: str, token: str | None) -> Client:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     http = create_mcp_http_client(headers=headers)
     return Client(streamable_http_client(url + "/mcp", http_client=http))
-
-
-def _record(svc: Any, mid: str):
-    for _ in range(400):
-        rec = svc.call(lambda: svc.state.registry.get(mid).record)
-        if rec is not None:
-            return rec
-        threading.Event().wait(0.025)
-    raise AssertionError("the match did not end")
 
 
 def test_the_mcp_client_plays_seats_through_a_full_match(tmp_path: Path) -> None:
@@ -74,7 +70,7 @@ def test_the_mcp_client_plays_seats_through_a_full_match(tmp_path: Path) -> None
             )
 
         outs = asyncio.run(both())
-        rec = _record(svc, mid)
+        rec = finished_record(svc, mid)
     assert rec.status == "complete"
     for seat, out in zip((0, 1), outs, strict=True):
         assert out["end"]["status"] in ("over", "eliminated") and out["rules_chars"] > 1000
