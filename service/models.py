@@ -151,6 +151,11 @@ class MatchStatus(BaseModel):
     round: int
     result: dict[str, Any] | None = None
     stored: bool = False
+    cancelled: str | None = Field(
+        default=None,
+        description="why the match was cancelled (by the admin or its host, or not started in "
+        "time); null otherwise",
+    )
 
 
 class MatchList(BaseModel):

@@ -335,6 +335,7 @@ class LiveMatch:
             round=int(state.round),
             result=game.result(),
             stored=self.stored,
+            cancelled=self.cancel_reason,
         )
 
 

@@ -97,10 +97,12 @@ def test_a_running_match_cancelled_by_its_host_ends_and_wakes_its_polls(tmp_path
         assert r.status_code == 200, r.text
         status = r.json()
         assert status["status"] == "aborted" and status["result"] is None
+        assert status["cancelled"] == "cancelled by the host"
         assert status["decisions"] == played_before
         poller.join(10)
         watcher.join(10)
         assert answer["status"] == 410 and answer["body"]["error"] == "match_over"
+        assert answer["body"]["reason"] == "the match is aborted: cancelled by the host"
         assert streamed[-1]["event"] == "end"
         assert json.loads(streamed[-1]["data"])["status"] == "aborted"
         assert answer["seconds"] < 10  # woken by the cancel, not by the wait's end
@@ -163,7 +165,7 @@ def test_a_match_no_seat_connects_to_is_cancelled_after_the_waiting_timeout(
         )
         assert r.status_code in (200, 204), r.text
         final = wait_status(client, svc, ghost["match_id"], ("aborted",), timeout=10)
-        assert final["decisions"] == 0
+        assert final["decisions"] == 0 and final["cancelled"].startswith("not started within")
         time.sleep(0.5)
         assert client.get(f"{svc.url}/v1/matches/{prompt['match_id']}").json()["status"] in (
             "running",
@@ -192,7 +194,7 @@ def test_the_admin_lists_the_matches_newest_first(tmp_path: Path) -> None:
         listed = r.json()["matches"]
         assert [m["match_id"] for m in listed] == [waiting["match_id"], over["match_id"]]
         assert [m["status"] for m in listed] == ["waiting", "over"]
-        assert listed[1]["result"] is not None
+        assert listed[1]["result"] is not None and listed[1]["cancelled"] is None
         with AdminClient(svc.url, svc.admin_token) as admin:
             assert [m["match_id"] for m in admin.matches(status="over")] == [over["match_id"]]
             assert [m["match_id"] for m in admin.matches(limit=1)] == [waiting["match_id"]]

@@ -58,7 +58,10 @@ def _gone(caller: Caller) -> None:
     """410 once the match is over, or for a seat that was eliminated."""
     live = caller.live
     if live.ended:
-        raise ApiError(410, "match_over", f"the match is {live.status}", result=live.game.result())
+        why = "" if live.cancel_reason is None else f": {live.cancel_reason}"
+        raise ApiError(
+            410, "match_over", f"the match is {live.status}{why}", result=live.game.result()
+        )
     assert caller.seat is not None
     if not live.alive(caller.seat):
         raise ApiError(
