@@ -33,9 +33,10 @@ same two cores; ``--client sdk`` runs the same loops through ``bangarena.client.
   that returns the same constant: uvicorn's own share of a request, without FastAPI;
 - bare: every client loops ``GET /bare``.
 
-Printed per run: requests/s, the server process's CPU seconds (from /proc, so the load
-generator's own CPU on the same cores is not charged to the server) and the kernel's share of
-them, requests per server CPU-second ("per core"), the service's rate per core as a share of
+Printed per run: requests/s while the load ran, the server process's CPU seconds over the
+whole window, until every client is back (from /proc, so the load generator's own CPU on the
+same cores is not charged to the server), and the kernel's share of them, requests per server
+CPU-second (every request of the window) ("per core"), the service's rate per core as a share of
 the bare endpoint's, and p50/p99 latency (client-side wall time: with ``--client sdk`` it
 includes the load generator's own queueing on a busy machine). With ``--rounds N`` the bare
 endpoint and the lineups run N times in turn, and each lineup's median share closes the output.
@@ -290,10 +291,24 @@ class Tally:
     window: tuple[float, float] = (0.0, 0.0)
     """The timed window in monotonic seconds (the collector's trace is read within it)."""
 
-    def start(self) -> None:
+    until: float = float("inf")
+    """When the load stops (``perf_counter``): requests finished by then count in ``req/s``.
+    The window goes on until every client is back (a long-poll may wait its full ``wait``),
+    so the rate over the whole window would understate what the server served under load."""
+
+    loaded: int = 0
+    """Requests finished before :attr:`until`."""
+
+    seconds: float = 0.0
+    """How long the load ran (``start``'s ``seconds``)."""
+
+    def start(self, seconds: float) -> float:
+        """Open the window for a load of ``seconds``; returns when the load stops."""
         user, system = cpu_split(self.pid)
         self.wall, self.cpu, self.system = -time.perf_counter(), -user - system, -system
         self.window = (time.monotonic(), 0.0)
+        self.seconds, self.until = seconds, time.perf_counter() + seconds
+        return self.until
 
     def stop(self) -> None:
         user, system = cpu_split(self.pid)
@@ -304,6 +319,8 @@ class Tally:
 
     def add(self, kind: str, seconds: float) -> None:
         self.lat.setdefault(kind, []).append(seconds)
+        if time.perf_counter() <= self.until:
+            self.loaded += 1
 
     def fail(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -452,8 +469,7 @@ async def bare_load(
     try:
         # connect every client before the clock starts, as the service's clients are
         await asyncio.gather(*(get(c) for c in conns))
-        tally.start()
-        stop = time.perf_counter() + seconds
+        stop = tally.start(seconds)
 
         async def one(conn: Any) -> None:
             while time.perf_counter() < stop:
@@ -519,8 +535,7 @@ async def service_load(
                 await seat.status()  # the connection opened before the clock starts
 
         await asyncio.gather(*(connect(s) for s in seats))
-        tally.start()
-        stop = time.perf_counter() + seconds
+        stop = tally.start(seconds)
 
         async def one(seat: Any) -> None:
             while time.perf_counter() < stop:
@@ -578,8 +593,7 @@ async def all_remote_load(
             for seat in seats:
                 with contextlib.suppress(MatchOver, TransportError):
                     await seat.status()
-        tally.start()
-        stop = time.perf_counter() + seconds
+        stop = tally.start(seconds)
 
         async def one(seat: Any) -> None:
             while time.perf_counter() < stop:
@@ -714,7 +728,9 @@ def rss_figure(before: int, after: int, n: int, what: str, unit: str, key: str =
 def line(name: str, clients: int, tally: Tally) -> dict:
     """Print one result row; return it."""
     wall, cpu = tally.wall, tally.cpu
-    rate = tally.count / wall
+    # requests per wall second while the load ran (the window's tail waits for the clients)
+    loaded_s = min(wall, tally.seconds)
+    rate = tally.loaded / loaded_s if loaded_s > 0 else float("nan")
     per_core = tally.count / cpu if cpu > 0 else float("nan")
     row = {
         "server": name,
