@@ -173,10 +173,15 @@ def played_moves(svc: RunningService, live: Any) -> list[Any]:
     the stored record's once the match is stored (``LiveMatch.mark_stored`` lets the driver's
     go), so a test that watches moves does not miss a match that ended between two looks."""
     moves, stored = svc.call(lambda: (list(live.match.moves), live.stored))
-    if not stored:
-        return moves
-    store = svc.state.store  # its engine is thread-safe; the read does not touch the loop
-    return list(store.load_record(live.match_id, LIVE_SUITE).moves)
+    return list(_stored_record(svc, live.match_id).moves) if stored else moves
+
+
+def _stored_record(svc: RunningService, match_id: str) -> Any:
+    """A match's record from the service's store (done, or void when it stopped or failed);
+    the store's engine is thread-safe, so the read does not go through the loop."""
+    store = svc.state.store
+    (row,) = [r for r in store.matches(LIVE_SUITE) if r["key"] == match_id]
+    return store.load_record(match_id, LIVE_SUITE, status=row["status"])
 
 
 def finished_record(svc: RunningService, match_id: str, timeout: float = 10.0) -> Any:
@@ -189,8 +194,7 @@ def finished_record(svc: RunningService, match_id: str, timeout: float = 10.0) -
         if record is not None:
             return record
         if stored:
-            status = "done" if live.outcome == "complete" else "void"
-            return svc.state.store.load_record(match_id, LIVE_SUITE, status=status)
+            return _stored_record(svc, match_id)
         assert time.monotonic() < end, f"match {match_id} did not end"
         time.sleep(0.025)
 
