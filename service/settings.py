@@ -162,8 +162,8 @@ __all__ = [
     "DEFAULT_DB",
     "ServiceSettings",
     "SettingsError",
-    "load_participants",
     "TOKEN_PREFIX",
+    "load_participants",
     "new_token",
     "parse_participants",
 ]

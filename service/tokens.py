@@ -3,10 +3,10 @@
 Every token is ``ba_`` then ``secrets.token_urlsafe(32)`` (256 bits; ``settings.new_token``).
 The service keeps only the SHA-256 of each token (a lookup by digest, confirmed with
 ``hmac.compare_digest``), so neither a dump of its memory nor a timing of its lookups gives a
-token away. A request carries its token in an
-``Authorization: Bearer`` header or, for a browser (an ``EventSource`` cannot send headers), in
-the HttpOnly SameSite cookie :data:`COOKIE_NAME`, set by ``POST /v1/session``. Tokens are never
-accepted in a URL and never logged.
+token away. A request carries its token in an ``Authorization: Bearer`` header or, for a
+browser (an ``EventSource`` cannot send headers), in the HttpOnly SameSite cookie
+:data:`COOKIE_NAME`, set by ``POST /v1/session``. Tokens are never accepted in a URL and never
+logged.
 
 Grants: ``seat`` (one seat of one match: its view, its decisions, its moves), ``spectator``
 (the public view of one match), ``host`` (the public view, starting and cancelling the
