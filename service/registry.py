@@ -51,6 +51,9 @@ from .tokens import TokenBook
 
 log = logging.getLogger("bangarena.service")
 
+STOP_FINISH_S = 10.0
+"""How long a stopping service waits for its stopped matches to be stored."""
+
 
 class CreateError(ValueError):
     """A match that cannot be made as asked (``str()``: the precise reason)."""
@@ -529,14 +532,27 @@ class MatchRegistry:
         else:
             self._slots[key] = n
 
-    async def aclose(self) -> None:
-        """Stop every running match (their records say ``aborted``)."""
-        tasks = [m.task for m in self.matches.values() if m.task is not None and not m.task.done()]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+    async def aclose(self, finish_within: float = STOP_FINISH_S) -> None:
+        """Stop every running match. Each ends ``aborted`` ("the service stopped") and goes to
+        the registry's ``on_finish`` like a cancelled match (stored as void: what was played,
+        and what it cost, survive a restart), as do matches that ended and are being stored;
+        whatever is not done within ``finish_within`` seconds (a database that is down) is
+        cancelled. Matches with an ``on_finish`` of their own (a hosted suite's) are only
+        cancelled: their owner re-plays them. Waiting matches, never started, just go."""
+        running = [m for m in self.matches.values() if m.task is not None and not m.task.done()]
+        for m in running:
+            if m.on_finish is self.on_finish:
+                m.cancel("the service stopped")  # False: it ended; its storing is waited for
+            else:
+                m.task.cancel()  # type: ignore[union-attr]
+        tasks = [m.task for m in running if m.task is not None]
+        if tasks:
+            _done, late = await asyncio.wait(tasks, timeout=finish_within)
+            for t in late:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
 
 
-__all__ = ["CreateError", "LiveMatch", "MatchRegistry", "SeatInfo", "SeatTally"]
+__all__ = ["STOP_FINISH_S", "CreateError", "LiveMatch", "MatchRegistry", "SeatInfo", "SeatTally"]

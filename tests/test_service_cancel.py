@@ -207,3 +207,37 @@ def test_the_admin_lists_the_matches_newest_first(tmp_path: Path) -> None:
         assert r.status_code == 422 and "status" in r.text
         r = client.get(url, params={"limit": 0}, headers=svc.admin_headers)
         assert r.status_code == 422
+
+
+def test_a_stopping_service_stores_the_matches_it_cuts_as_void(tmp_path: Path) -> None:
+    """A restart loses no match: a running match is stopped and stored (what was played and
+    what it cost), a waiting one, never started, just goes."""
+    with (
+        running_service(service_settings(tmp_path), extensions=[]) as svc,
+        httpx.Client(timeout=30) as client,
+    ):
+        body = create_match(
+            client, svc, seats=4, seed=5, time_per_move=60, start="now",
+            players=[{"kind": "remote", "name": "a"}, *bot_players(3)],
+        )  # fmt: skip
+        waiting = create_match(
+            client, svc, seats=4, players=[{"kind": "remote", "name": "w"}, *bot_players(3)]
+        )
+        mid, auth = body["match_id"], bearer(body["seats"][0]["token"])
+        url = f"{svc.url}/v1/matches/{mid}"
+        answered = 0
+        while answered < 3:  # a few decisions of its own, then the service stops
+            r = client.get(f"{url}/decision", params={"wait": 5}, headers=auth)
+            assert r.status_code == 200, r.text
+            d = r.json()
+            move = {"decision_id": d["decision_id"], "move_id": d["moves"][0]["id"]}
+            assert client.post(f"{url}/moves", headers=auth, json=move).status_code == 200
+            answered += 1
+        played = client.get(url).json()["decisions"]
+    with open_store(tmp_path / "live.db") as store:
+        record = store.load_record(mid, LIVE_SUITE, status="void")
+        keys = {row["key"] for row in store.matches(LIVE_SUITE)}
+    assert record.status == "aborted" and record.status_detail == "the service stopped"
+    assert len(record.moves) >= played
+    assert sum(m.seat == 0 and m.how == "chosen" for m in record.moves) == answered
+    assert waiting["match_id"] not in keys
