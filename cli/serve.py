@@ -95,10 +95,10 @@ def serve_command(
         ).resolved()
     except (SettingsError, ValueError) as exc:
         raise fail(str(exc)) from None
-    import uvicorn
 
     from bangarena.evals.store import StoreError, open_store
     from bangarena.service import create_app
+    from bangarena.service.server import serve
 
     try:  # fail here, in one line, rather than in the server's start-up
         open_store(settings.db_url).close()
@@ -121,7 +121,7 @@ def serve_command(
         _print_links(suite_host, f"http://{_shown_host(host)}:{port}")
     app = create_app(settings, extensions=extensions)
     server_gc()
-    uvicorn.run(app, host=host, port=port, http=http, loop=loop, log_level=log_level)
+    serve(app, host=host, port=port, http=http, loop=loop, log_level=log_level)
 
 
 GC_THRESHOLD: Final = (50_000, 20, 20)

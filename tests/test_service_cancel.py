@@ -241,3 +241,73 @@ def test_a_stopping_service_stores_the_matches_it_cuts_as_void(tmp_path: Path) -
     assert len(record.moves) >= played
     assert sum(m.seat == 0 and m.how == "chosen" for m in record.moves) == answered
     assert waiting["match_id"] not in keys
+
+
+def test_ctrl_c_stops_the_matches_first_and_the_server_exits_at_once(tmp_path: Path) -> None:
+    """``bangarena serve`` on SIGINT with a seat's long-poll open (wait=60): the poll answers
+    410 "the service stopped" and the server exits within seconds, where uvicorn alone waited
+    for the poll's whole wait; the match is stored as void."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base, admin = f"http://127.0.0.1:{port}", "stop-test-admin-token-0123456789abcdef"
+    cmd = [sys.executable, "-m", "bangarena.cli", "serve", "--port", str(port)]
+    cmd += ["--db", str(tmp_path / "live.db"), "--log-level", "warning"]
+    env = os.environ | {"BANGARENA_ADMIN_TOKEN": admin}
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{base}/healthz", timeout=2).raise_for_status()
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < end and proc.poll() is None
+                time.sleep(0.1)
+        players = [{"kind": "remote", "name": n} for n in ("a", "b")] + bot_players(2)
+        body = {"seats": 4, "seed": 5, "time_per_move": 90, "start": "now", "players": players}
+        r = httpx.post(f"{base}/v1/matches", json=body, headers=bearer(admin))
+        assert r.status_code == 201, r.text
+        made = r.json()
+        url = f"{base}/v1/matches/{made['match_id']}"
+        tokens = [made["seats"][i]["token"] for i in (0, 1)]
+        while True:  # the seat whose turn it is not keeps a long-poll open
+            pending = [
+                i for i, t in enumerate(tokens)
+                if httpx.get(f"{url}/decision", headers=bearer(t), timeout=10).status_code == 200
+            ]  # fmt: skip
+            if pending:
+                break
+        waiter = tokens[1 - pending[0]]
+        answer: dict[str, Any] = {}
+
+        def long_poll() -> None:
+            r = httpx.get(
+                f"{url}/decision", params={"wait": 60}, headers=bearer(waiter), timeout=70
+            )
+            answer.update(status=r.status_code, body=r.json())
+
+        poller = threading.Thread(target=long_poll)
+        poller.start()
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        stopped_in = time.monotonic() - t0
+        poller.join(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)
+    assert stopped_in < 8, stopped_in  # uvicorn re-raises the signal once stopped: rc -2 or 1
+    assert answer["status"] == 410
+    assert answer["body"]["reason"] == "the match is aborted: the service stopped"
+    with open_store(tmp_path / "live.db") as store:
+        record = store.load_record(made["match_id"], LIVE_SUITE, status="void")
+    assert record.status == "aborted" and record.status_detail == "the service stopped"
