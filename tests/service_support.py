@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -141,6 +143,33 @@ def running_service(
         server.should_exit = True
         thread.join(timeout=start_timeout)
         sock.close()
+
+
+def start_serve(db: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """``bangarena serve`` in a process of its own on a free port, its store at ``db``, with
+    ``env`` as its environment and its stderr piped; returns it and its base URL once
+    ``/healthz`` answers. The caller stops it."""
+    port = _bind_free_port()
+    cmd = [sys.executable, "-m", "bangarena.cli", "serve", "--port", str(port)]
+    cmd += ["--db", str(db), "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    base = f"http://{HOST}:{port}"
+    end = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"{base}/healthz", timeout=2).raise_for_status()
+            return proc, base
+        except httpx.HTTPError:
+            if time.monotonic() > end or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("bangarena serve did not start") from None
+            time.sleep(0.1)
+
+
+def _bind_free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
 
 
 def bot_players(n: int, spec: str = "rule") -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from service_support import (
     create_match,
     running_service,
     service_settings,
+    start_serve,
 )
 from typer.testing import CliRunner
 
@@ -315,33 +316,17 @@ def test_serve_prints_a_generated_admin_token_once(tmp_path: Path) -> None:
     """``bangarena serve`` without BANGARENA_ADMIN_TOKEN makes one, prints it once (stderr),
     and it is the token that makes matches."""
     import os
-    import socket
-    import subprocess
-    import sys
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != ADMIN_TOKEN_ENV}
-    cmd = [sys.executable, "-m", "bangarena.cli", "serve", "--port", str(port)]
-    cmd += ["--db", str(tmp_path / "serve.db"), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    proc, base = start_serve(tmp_path / "serve.db", env)
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
         assert line.startswith("admin token"), line
         token = line.rsplit(" ", 1)[1].strip()
         assert len(token) >= 43
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).raise_for_status()
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < end and proc.poll() is None
-                time.sleep(0.1)
         body = {"seats": 4, "players": bot_players(4)}
-        r = httpx.post(f"http://127.0.0.1:{port}/v1/matches", json=body, headers=bearer(token))
+        r = httpx.post(f"{base}/v1/matches", json=body, headers=bearer(token))
         assert r.status_code == 201
     finally:
         proc.terminate()

@@ -22,6 +22,7 @@ from service_support import (
     running_service,
     service_settings,
     sse_events,
+    start_serve,
     wait_status,
 )
 
@@ -249,27 +250,11 @@ def test_ctrl_c_stops_the_matches_first_and_the_server_exits_at_once(tmp_path: P
     for the poll's whole wait; the match is stored as void."""
     import os
     import signal
-    import socket
-    import subprocess
-    import sys
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base, admin = f"http://127.0.0.1:{port}", "stop-test-admin-token-0123456789abcdef"
-    cmd = [sys.executable, "-m", "bangarena.cli", "serve", "--port", str(port)]
-    cmd += ["--db", str(tmp_path / "live.db"), "--log-level", "warning"]
+    admin = "stop-test-admin-token-0123456789abcdef"
     env = os.environ | {"BANGARENA_ADMIN_TOKEN": admin}
-    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    proc, base = start_serve(tmp_path / "live.db", env)
     try:
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base}/healthz", timeout=2).raise_for_status()
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < end and proc.poll() is None
-                time.sleep(0.1)
         players = [{"kind": "remote", "name": n} for n in ("a", "b")] + bot_players(2)
         body = {"seats": 4, "seed": 5, "time_per_move": 90, "start": "now", "players": players}
         r = httpx.post(f"{base}/v1/matches", json=body, headers=bearer(admin))
