@@ -217,9 +217,7 @@ class LiveMatch:
         """Start the match (False: it had started already)."""
         if self.task is not None:
             return False
-        if self.expiry is not None:
-            self.expiry.cancel()
-            self.expiry = None
+        self._drop_expiry()
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"match-{self.match_id}"
         )
@@ -301,14 +299,18 @@ class LiveMatch:
     def release(self) -> None:
         """Undo the links that make a finished match a reference cycle, once the registry
         forgets it: the driver's callback into this object and the seats' change signals
-        (their prompters' latest payloads went when the match ended). Reference counting then frees the whole match (~2,700
-        objects) at once; left to the cyclic collector, forgotten matches piled up until an
-        older generation's pass (under load one freed 237,540 objects in 0.75 s, the event loop
-        stopped; docs/speed.md)."""
+        (their prompters' latest payloads went when the match ended). Reference counting then
+        frees the whole match (~2,700 objects) at once; left to the cyclic collector, forgotten
+        matches piled up until an older generation's pass (under load one freed 237,540
+        objects in 0.75 s, the event loop stopped; docs/speed.md)."""
         self.match.on_applied = None
         for seat in self.remote.values():
             seat.detach()
         self.on_finish = self.on_finished = None
+        self._drop_expiry()
+
+    def _drop_expiry(self) -> None:
+        """The waiting timeout no longer applies (the match started, or is forgotten)."""
         if self.expiry is not None:
             self.expiry.cancel()
             self.expiry = None
