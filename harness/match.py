@@ -275,8 +275,7 @@ class Match:
         match aborted before it runs (a service's match cancelled while waiting for its
         seats) plays nothing: its record has no move."""
         try:
-            if self.status != "aborted":
-                await self._play()
+            await self._play()  # plays nothing once aborted
         except asyncio.CancelledError:
             self.abort("interrupted")
             raise
