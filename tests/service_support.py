@@ -149,7 +149,9 @@ def start_serve(db: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], s
     """``bangarena serve`` in a process of its own on a free port, its store at ``db``, with
     ``env`` as its environment and its stderr piped; returns it and its base URL once
     ``/healthz`` answers. The caller stops it."""
-    port = _bind_free_port()
+    with socket.socket() as s:  # a free port, given back for the server to bind
+        s.bind((HOST, 0))
+        port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "bangarena.cli", "serve", "--port", str(port)]
     cmd += ["--db", str(db), "--log-level", "warning"]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
@@ -164,12 +166,6 @@ def start_serve(db: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], s
                 proc.kill()
                 raise RuntimeError("bangarena serve did not start") from None
             time.sleep(0.1)
-
-
-def _bind_free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 def bot_players(n: int, spec: str = "rule") -> list[dict[str, Any]]:
